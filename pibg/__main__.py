@@ -1,0 +1,51 @@
+"""The ``pibg`` command line.
+
+Each sub-command lives in its own module under :mod:`pibg.commands` and exposes
+``register(subparsers)``; this module only discovers them, so areas of the code base can add
+commands without touching one shared file. A handler returns the exit code. Any
+:class:`~pibg.exc.PibgError` that escapes becomes a one-line message and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from pibg import commands
+from pibg.exc import PibgError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pibg", description="A camera referee and recorder for backgammon on a real board."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"pibg.commands.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.handler(args)
+    except PibgError as exc:
+        print(f"pibg {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
