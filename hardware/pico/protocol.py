@@ -1,0 +1,1 @@
+../../pibg/hw/pico_protocol.py
