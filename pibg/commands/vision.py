@@ -1,0 +1,119 @@
+"""``pibg calibrate`` and ``pibg read``: the camera's view of the board from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from pibg.exc import CalibrationError, CameraUnavailableError, VisionError
+from pibg.observation import BoardObservation, RegionRead
+from pibg.vision.geometry import WHITE_HOMES, Array, VisionConfig
+
+
+def register(sub: Any) -> None:
+    cal = sub.add_parser("calibrate", help="learn the board from a frame of the starting position",
+                         description="Learn a board from one frame of the starting position "
+                                     "and write a TOML calibration file.")
+    cal.add_argument("image", nargs="?", help="a frame of the starting position (JPEG/PNG)")
+    cal.add_argument("-o", "--output", required=True, help="calibration file to write")
+    cal.add_argument("--source", choices=["file", "camera"], default="file")
+    cal.add_argument("--corners", help="surface corners x,y;x,y;x,y;x,y (TL;TR;BR;BL), "
+                                       "if they are not found automatically")
+    cal.add_argument("--white-home", choices=WHITE_HOMES,
+                     help="where White's home board lies in the image (found if omitted)")
+    cal.add_argument("--profile", help="board profile: standard, tournament, travel")
+    cal.set_defaults(handler=run_calibrate)
+
+    rd = sub.add_parser("read", help="read the checkers, dice and cube in a frame",
+                        description="Read one frame of a calibrated board.")
+    rd.add_argument("image", help="a frame (JPEG/PNG)")
+    rd.add_argument("--calibration", help="calibration file from `pibg calibrate`")
+    rd.add_argument("--corners", help="surface corners x,y;x,y;x,y;x,y (TL;TR;BR;BL), "
+                                      "to read without a calibration file")
+    rd.add_argument("--white-home", choices=WHITE_HOMES, help="with --corners")
+    rd.add_argument("--profile", help="with --corners: standard, tournament, travel")
+    rd.add_argument("--json", action="store_true", help="print BoardObservation JSON")
+    rd.set_defaults(handler=run_read)
+
+
+def _image(path: str) -> Array:
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionError(f"cannot read image {path!r}: give a JPEG or PNG file")
+    return np.asarray(img)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from pibg.vision.calibrate import find_board, learn, parse_corners
+
+    if args.source == "camera":
+        raise CameraUnavailableError(
+            "camera sources arrive with the rig: save a frame and run `pibg calibrate FRAME.jpg`")
+    if not args.image:
+        raise CalibrationError("give a frame of the starting position: pibg calibrate IMAGE -o F")
+    img = _image(args.image)
+    cfg = VisionConfig()
+    corners = parse_corners(args.corners) if args.corners else find_board(cfg, img)
+    cal = learn(cfg, img, corners, args.white_home, args.profile)
+    cal.save(args.output)
+    print(f"calibrated: {args.output} (profile {cal.profile}, White's home {cal.white_home}, "
+          f"checker radius {cal.checker_radius_px:.1f} px)")
+    return 0
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from pibg.vision.pipeline import Vision
+
+    img = _image(args.image)
+    if args.calibration:
+        vision = Vision.from_calibration(Path(args.calibration))
+    elif args.corners:
+        from pibg.vision.calibrate import parse_corners
+
+        vision = Vision.from_corners(img, parse_corners(args.corners),
+                                     args.white_home or "bottom-right", args.profile)
+    else:
+        raise CalibrationError("give --calibration FILE, or --corners and --white-home")
+    obs = vision.observe(img)
+    if args.json:
+        print(json.dumps(obs.to_json()))
+    else:
+        print(ascii_board(obs))
+    return 0
+
+
+def _cell(r: RegionRead) -> str:
+    n = r.count
+    if n == 0:
+        return "  . "
+    mark = "O" if n > 0 else "X"
+    doubt = "?" if r.confidence < 0.8 else " "
+    return f"{abs(n):>2}{mark}{doubt}"
+
+
+def ascii_board(obs: BoardObservation) -> str:
+    """The board as White sees it: 13-24 on top, 12-1 below; O = White, X = Black."""
+    if not obs.readable:
+        return f"not readable: {obs.reason}"
+    p = obs.points
+    top = " ".join(_cell(p[i]) for i in range(12, 18)) + " |BAR| " + \
+        " ".join(_cell(p[i]) for i in range(18, 24))
+    bot = " ".join(_cell(p[i]) for i in range(11, 5, -1)) + " |BAR| " + \
+        " ".join(_cell(p[i]) for i in range(5, -1, -1))
+    nums_top = " ".join(f"{i:>3} " for i in range(13, 19)) + "       " + \
+        " ".join(f"{i:>3} " for i in range(19, 25))
+    nums_bot = " ".join(f"{i:>3} " for i in range(12, 6, -1)) + "       " + \
+        " ".join(f"{i:>3} " for i in range(6, 0, -1))
+    lines = [nums_top, top, "", bot, nums_bot,
+             f"bar: White {obs.bar_white.count}  Black {obs.bar_black.count}    "
+             f"off: White {obs.off_white.count}  Black {obs.off_black.count}"]
+    dice = ", ".join(f"{d.value}{'' if d.flat else ' (cocked)'}" for d in obs.dice) or "none"
+    cube = "none seen" if obs.cube is None else f"{obs.cube.value} ({obs.cube.owner})"
+    lines.append(f"dice: {dice}    cube: {cube}")
+    lines.append("O = White (lighter), X = Black; ? = less than 80% sure")
+    return "\n".join(lines)

@@ -1,0 +1,216 @@
+"""A synthetic board: camera frames of any position, fast and deterministic.
+
+The board is drawn top-down (points, bar, tray, checkers, dice with pips, the cube with its
+face value, an optional hand and arm) and then seen through a perspective camera with
+uneven light, noise and blur. The same scene and seed give the same frame, byte for byte.
+
+>>> from pibg.vision.geometry import Array, START_POINTS
+>>> frame = render(SimScene(START_POINTS))
+>>> frame.shape, frame.dtype.name
+((960, 1280, 3), 'uint8')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from pibg.observation import Owner
+from pibg.vision.geometry import PROFILES, Array, Layout
+
+Style = Literal["walnut", "tournament", "oak"]
+
+#: Surface corners (TL, TR, BR, BL) of a 1280 x 960 frame; scale them for other sizes.
+SIM_CORNERS: tuple[tuple[float, float], ...] = (
+    (214.0, 196.0), (951.0, 222.0), (940.0, 806.0), (190.0, 792.0))
+
+_U = 48.0  # drawing pixels per point width
+
+# BGR colours: board, frame, light point, dark point, white checker, black checker, die, pip.
+_STYLES: dict[str, dict[str, tuple[int, int, int]]] = {
+    "walnut": {"board": (40, 62, 92), "frame": (28, 44, 66), "light": (160, 200, 222),
+               "dark": (40, 38, 36), "white": (222, 226, 230), "black": (40, 30, 150),
+               "die": (235, 235, 235), "pip": (20, 20, 20), "table": (150, 150, 150)},
+    "tournament": {"board": (30, 30, 32), "frame": (18, 18, 20), "light": (190, 214, 224),
+                   "dark": (50, 50, 190), "white": (238, 238, 238), "black": (28, 28, 28),
+                   "die": (25, 25, 25), "pip": (235, 235, 235), "table": (70, 80, 150)},
+    "oak": {"board": (120, 170, 205), "frame": (90, 140, 180), "light": (220, 236, 244),
+            "dark": (70, 120, 40), "white": (200, 232, 244), "black": (40, 70, 110),
+            "die": (40, 40, 200), "pip": (235, 235, 235), "table": (90, 70, 60)},
+}
+
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+
+
+@dataclass(frozen=True)
+class SimScene:
+    """A position to draw. ``points``: 24 signed counts from White (index 0 = White's 1-point);
+    ``bar``/``off``: (white, black)."""
+
+    points: Sequence[int]
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+    dice: tuple[int, int] | None = None
+    cocked: bool = False
+    cube_value: int = 1
+    cube_owner: Owner = "center"
+    hand: bool = False
+    seed: int = 0
+    style: Style = "walnut"
+    light: float = 1.0       #: overall brightness factor
+    jitter: float = 2.0      #: camera jitter in pixels (per seed)
+
+
+def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
+    """Ground-truth surface corners for a frame of ``size`` (before jitter)."""
+    sx, sy = size[0] / 1280.0, size[1] / 960.0
+    return np.array([(x * sx, y * sy) for x, y in SIM_CORNERS], np.float64)
+
+
+def _layout() -> Layout:
+    return Layout(PROFILES["standard"], u=_U, margin=0.35)
+
+
+def _checker(img: Array, x: float, y: float, r: float, colour: tuple[int, int, int],
+             lift: float = 0.0) -> None:
+    c = np.asarray(colour, np.float64)
+    edge = tuple(int(v) for v in c * 0.55)
+    rim = tuple(int(v) for v in np.minimum(c * 0.85 + 10, 255))
+    hi = tuple(int(v) for v in np.minimum(c * 1.15 + 25, 255))
+    xi, yi = round(x * 4), round((y - lift) * 4)
+    ri = round(r * 4)
+    cv2.circle(img, (xi, yi), ri, edge, -1, cv2.LINE_AA, 2)
+    cv2.circle(img, (xi, yi), int(ri * 0.93), tuple(int(v) for v in c), -1, cv2.LINE_AA, 2)
+    cv2.circle(img, (xi, yi), int(ri * 0.72), rim, max(1, ri // 14), cv2.LINE_AA, 2)
+    cv2.circle(img, (xi - ri // 4, yi - ri // 4), max(1, ri // 6), hi, -1, cv2.LINE_AA, 2)
+
+
+def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
+         st: dict[str, tuple[int, int, int]], squash: float = 1.0) -> None:
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    half = side / 2
+    sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    sq[:, 1] *= squash
+    poly = (sq @ rot.T + [x, y]) * 4
+    cv2.fillConvexPoly(img, poly.astype(np.int32), st["die"], cv2.LINE_AA, 2)
+    for px, py in _PIPS[value]:
+        p = np.array([px * side * 0.27, py * side * 0.27 * squash]) @ rot.T + [x, y]
+        cv2.circle(img, (int(p[0] * 4), int(p[1] * 4)), int(side * 0.09 * 4), st["pip"], -1,
+                   cv2.LINE_AA, 2)
+
+
+def _board(scene: SimScene) -> Array:
+    """The top-down drawing (in the layout's canonical frame, at ``_U`` px per point)."""
+    lay = _layout()
+    st = _STYLES[scene.style]
+    w, h = lay.size
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = st["frame"]
+    c = lay.surface_corners()
+    x0, y0, x1, y1 = float(c[0, 0]), float(c[0, 1]), float(c[2, 0]), float(c[2, 1])
+    cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), st["board"], -1)
+    # Bar and tray (darker strips).
+    bx = lay.bar_x
+    bw = lay.profile.bar * lay.u / 2
+    cv2.rectangle(img, (int(bx - bw), int(y0)), (int(bx + bw), int(y1)), st["frame"], -1)
+    for white in (True, False):
+        tx0, ty0, tx1, ty1 = lay.tray_rect(white)
+        cv2.rectangle(img, (int(tx0), int(ty0) + 2), (int(tx1), int(ty1) - 2), st["board"], -1)
+    # Points.
+    depth = 0.42 * lay.profile.height * lay.u
+    for pt in range(1, 25):
+        x = lay.point_x(pt)
+        colour = st["light"] if pt % 2 else st["dark"]
+        base = y1 if pt <= 12 else y0
+        tip = base - depth if pt <= 12 else base + depth
+        tri = np.array([[x - lay.u / 2, base], [x + lay.u / 2, base], [x, tip]]) * 4
+        cv2.fillConvexPoly(img, tri.astype(np.int32), colour, cv2.LINE_AA, 2)
+    # Checkers.
+    rng = np.random.default_rng(scene.seed)
+    r = lay.checker_px / 2
+    k = lay.slots_per_point()
+    for i, n in enumerate(scene.points):
+        colour = st["white"] if n > 0 else st["black"]
+        for j in range(abs(int(n))):
+            layer, slot = divmod(j, k)
+            cx, cy = lay.slot_centre(i + 1, slot)
+            jx, jy = rng.normal(0, 0.03 * lay.u, 2)
+            _checker(img, cx + jx, cy + jy, r, colour, lift=layer * 0.12 * lay.u)
+    for white, n in ((True, scene.bar[0]), (False, scene.bar[1])):
+        for j, (cx, cy) in enumerate(lay.bar_slots(white)[: int(n)]):
+            _ = j
+            _checker(img, float(cx), float(cy), r, st["white"] if white else st["black"])
+    for white, n in ((True, scene.off[0]), (False, scene.off[1])):
+        tx0, ty0, tx1, ty1 = lay.tray_rect(white)
+        pitch = lay.tray_capacity_px()
+        col = np.asarray(st["white"] if white else st["black"], np.float64)
+        for j in range(int(n)):
+            yy = (ty1 - 3 - (j + 0.5) * pitch) if white else (ty0 + 3 + (j + 0.5) * pitch)
+            cv2.rectangle(img, (int(tx0 + 4), int(yy - pitch / 2 + 1)),
+                          (int(tx1 - 4), int(yy + pitch / 2 - 1)),
+                          tuple(int(v) for v in col), -1)
+            cv2.line(img, (int(tx0 + 4), int(yy + pitch / 2)), (int(tx1 - 4), int(yy + pitch / 2)),
+                     tuple(int(v) for v in col * 0.5), 1)
+    # Cube on the bar.
+    places = lay.cube_places()
+    cx, cy = places[scene.cube_owner]
+    cs = 0.55 * lay.u
+    cv2.rectangle(img, (int(cx - cs / 2), int(cy - cs / 2)), (int(cx + cs / 2), int(cy + cs / 2)),
+                  (235, 235, 235), -1)
+    face = 64 if scene.cube_owner == "center" else scene.cube_value
+    text = str(face)
+    scale = 0.5 if len(text) == 1 else 0.42
+    (tw, th), _b = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    cv2.putText(img, text, (int(cx - tw / 2), int(cy + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                (20, 20, 20), 1, cv2.LINE_AA)
+    # Dice in the right half (the roller's right), lying on the board.
+    if scene.dice is not None:
+        side = lay.die_px
+        base_x = lay.point_x(3 if True else 0)
+        for j, v in enumerate(scene.dice):
+            dx = base_x - (1.6 - 1.5 * j) * lay.u + rng.normal(0, 0.2 * lay.u)
+            dy = lay.centre_y + (j - 0.5) * 1.2 * lay.u + rng.normal(0, 0.2 * lay.u)
+            ang = float(rng.uniform(0, np.pi / 2))
+            squash = 0.6 if (scene.cocked and j == 1) else 1.0
+            _die(img, dx, dy, side, int(v), ang, st, squash)
+    if scene.hand:
+        skin = (120, 160, 215)
+        hx = float(rng.uniform(0.3, 0.7)) * w
+        hy = float(rng.uniform(0.45, 0.65)) * h
+        arm = np.array([[hx - 0.9 * lay.u, hy], [hx + 0.9 * lay.u, hy],
+                        [hx + 1.8 * lay.u, h + 10], [hx - 1.4 * lay.u, h + 10]]) * 4
+        cv2.fillConvexPoly(img, arm.astype(np.int32), skin, cv2.LINE_AA, 2)
+        cv2.ellipse(img, (int(hx * 4), int(hy * 4)), (int(1.6 * lay.u * 4), int(1.9 * lay.u * 4)),
+                    0, 0, 360, skin, -1, cv2.LINE_AA, 2)
+    return img
+
+
+def render(scene: SimScene, size: tuple[int, int] = (1280, 960)) -> Array:
+    """A BGR camera frame of ``scene`` (``size`` = (width, height))."""
+    rng = np.random.default_rng(scene.seed + 7919)
+    st = _STYLES[scene.style]
+    top = _board(scene)
+    lay = _layout()
+    dst = sim_corners(size) + rng.normal(0, scene.jitter, (4, 2)) * (size[0] / 1280.0)
+    hm = cv2.getPerspectiveTransform(lay.surface_corners(), dst.astype(np.float32))
+    frame = np.empty((size[1], size[0], 3), np.uint8)
+    frame[:] = st["table"]
+    cv2.warpPerspective(top, hm, size, dst=frame, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    # Light: a smooth gradient times the overall level, then sensor noise and lens blur.
+    gx = np.linspace(-1, 1, size[0], dtype=np.float32)[None, :]
+    gy = np.linspace(-1, 1, size[1], dtype=np.float32)[:, None]
+    ax, ay = rng.uniform(-0.12, 0.12, 2)
+    shade = scene.light * (1.0 + ax * gx + ay * gy - 0.12 * (gx * gx + gy * gy))
+    out = frame.astype(np.float32) * shade[..., None]
+    out += rng.normal(0, 3.0, out.shape[:2]).astype(np.float32)[..., None]
+    out = cv2.GaussianBlur(out, (0, 0), 0.8)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)

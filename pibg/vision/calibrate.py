@@ -1,0 +1,437 @@
+"""Calibration: learn a board from one frame of the starting position, and keep it in TOML.
+
+The starting layout is known, so one frame tells where the checkers of each colour lie: their
+colours are learnt there, and the empty board's colour at every other checker place is learnt
+from the places that are empty (a place under a checker borrows the colour of the same place on
+the nearest point of the same colour). The file is strict: an unknown key is an error.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from pibg.exc import BoardNotFoundError, CalibrationError
+from pibg.vision import board as B
+from pibg.vision.geometry import (
+    PROFILES,
+    START_POINTS,
+    WHITE_HOMES,
+    Array,
+    BoardProfile,
+    Layout,
+    VisionConfig,
+    WhiteHome,
+    homography,
+    profile_for_aspect,
+    to_image,
+)
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything learnt about one board under one camera."""
+
+    image_size: tuple[int, int]
+    corners: tuple[tuple[float, float], ...]  #: surface corners TL, TR, BR, BL in the image
+    white_home: WhiteHome
+    profile: str
+    white: B.ColourModel
+    black: B.ColourModel
+    points_bg: Array   #: (24, K, 3) Lab of the empty board at every checker place
+    bar_bg: Array      #: (2, Kb, 3) Lab of the empty bar, White's side then Black's
+    tray_bg: Array     #: (2, R, 3) Lab of the empty tray per row, White's half then Black's
+    cube_bg: Array     #: (3, 3) Lab at the cube's places: centre, White's end, Black's end
+    checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
+    point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, Lab
+
+    @property
+    def layout(self) -> Layout:
+        return Layout(PROFILES[self.profile])
+
+    def homography(self) -> Array:
+        return homography(np.asarray(self.corners), self.layout, self.white_home)
+
+    # -- TOML ------------------------------------------------------------------------------
+    def to_toml(self) -> str:
+        def num(x: float) -> str:
+            return f"{float(x):.2f}"
+
+        def vec(v: Sequence[float]) -> str:
+            return "[" + ", ".join(num(x) for x in v) + "]"
+
+        lines = [
+            "# pibg board calibration: written by `pibg calibrate`, read by `pibg read`.",
+            "# Colours are CIE Lab as OpenCV stores them (0-255). Points are numbered from White.",
+            f"version = {FORMAT_VERSION}",
+            f"image_size = [{self.image_size[0]}, {self.image_size[1]}]",
+            "# surface corners in the image: top-left, top-right, bottom-right, bottom-left",
+            "corners = [" + ", ".join(vec(c) for c in self.corners) + "]",
+            f'white_home = "{self.white_home}"',
+            f'profile = "{self.profile}"',
+            f"checker_radius_px = {num(self.checker_radius_px)}",
+            "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
+            "",
+            "[white]",
+            f"mean = {vec(self.white.mean)}",
+            f"sigma = {vec(self.white.sigma)}",
+            "",
+            "[black]",
+            f"mean = {vec(self.black.mean)}",
+            f"sigma = {vec(self.black.sigma)}",
+            "",
+            "[empty]",
+            "# the empty board at each checker place, from the base outwards",
+            "points = [",
+        ]
+        for p in range(self.points_bg.shape[0]):
+            lines.append(f"  [{', '.join(vec(v) for v in self.points_bg[p])}],  # point {p + 1}")
+        lines.append("]")
+        lines.append("bar = [")
+        for side in range(2):
+            lines.append(f"  [{', '.join(vec(v) for v in self.bar_bg[side])}],")
+        lines.append("]")
+        lines.append("cube = [" + ", ".join(vec(v) for v in self.cube_bg) + "]")
+        lines.append("tray = [")
+        for side in range(2):
+            lines.append(f"  [{', '.join(vec(v) for v in self.tray_bg[side])}],")
+        lines.append("]")
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_toml(), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        """Read a calibration file.
+
+        :raises CalibrationError: missing file, bad TOML, an unknown or missing key.
+        """
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise CalibrationError(
+                f"calibration file {p} not found: run `pibg calibrate START.jpg -o {p}`") from exc
+        except tomllib.TOMLDecodeError as exc:
+            raise CalibrationError(f"calibration file {p} is not valid TOML: {exc}") from exc
+        return cls.from_dict(data, str(p))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
+        _check_keys(data, _TOP_KEYS, source, "")
+        for table in ("white", "black"):
+            _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
+        _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray"}, source,
+                    "empty.")
+        if data["version"] != FORMAT_VERSION:
+            raise CalibrationError(
+                f"{source}: calibration version {data['version']} is not {FORMAT_VERSION}: "
+                "calibrate again")
+        if data["white_home"] not in WHITE_HOMES:
+            raise CalibrationError(f"{source}: white_home must be one of {WHITE_HOMES}")
+        if data["profile"] not in PROFILES:
+            raise CalibrationError(f"{source}: unknown profile {data['profile']!r}, "
+                                   f"known: {sorted(PROFILES)}")
+        try:
+            empty = data["empty"]
+            cal = cls(
+                image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
+                corners=tuple((float(x), float(y)) for x, y in data["corners"]),
+                white_home=data["white_home"],
+                profile=data["profile"],
+                white=_model(data["white"]),
+                black=_model(data["black"]),
+                points_bg=np.asarray(empty["points"], np.float32),
+                bar_bg=np.asarray(empty["bar"], np.float32),
+                tray_bg=np.asarray(empty["tray"], np.float32),
+                cube_bg=np.asarray(empty["cube"], np.float32),
+                checker_radius_px=float(data["checker_radius_px"]),
+                point_colours=tuple((float(c[0]), float(c[1]), float(c[2]))
+                                    for c in data["point_colours"]),
+            )
+        except (TypeError, ValueError, IndexError) as exc:
+            raise CalibrationError(f"{source}: malformed value: {exc}") from exc
+        k = cal.layout.slots_per_point()
+        if len(cal.corners) != 4 or cal.points_bg.shape != (24, k, 3):
+            raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours")
+        return cal
+
+
+_TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
+             "point_colours", "white", "black", "empty"}
+
+
+def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
+    t = data.get(key)
+    if not isinstance(t, dict):
+        raise CalibrationError(f"{source}: missing table [{key}]")
+    return t
+
+
+def _check_keys(data: dict[str, Any], allowed: set[str], source: str, prefix: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise CalibrationError(f"{source}: unknown key {prefix}{key!r}")
+    for key in sorted(allowed):
+        if key not in data:
+            raise CalibrationError(f"{source}: missing key {prefix}{key!r}")
+
+
+def _model(t: dict[str, Any]) -> B.ColourModel:
+    m, s = t["mean"], t["sigma"]
+    return B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
+                         (float(s[0]), float(s[1]), float(s[2])))
+
+
+# -- learning ------------------------------------------------------------------------------
+
+
+def parse_corners(text: str) -> Array:
+    """``"x,y;x,y;x,y;x,y"`` (TL, TR, BR, BL) -> float array (4, 2).
+
+    :raises CalibrationError: not four numeric pairs.
+    """
+    try:
+        pts = [tuple(float(v) for v in pair.split(",")) for pair in text.strip().split(";")]
+    except ValueError as exc:
+        raise CalibrationError(f"corners {text!r}: expected x,y;x,y;x,y;x,y") from exc
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise CalibrationError(f"corners {text!r}: expected four x,y pairs (TL;TR;BR;BL)")
+    return np.asarray(pts, np.float64)
+
+
+def check_corners(corners: Array, image_size: tuple[int, int]) -> None:
+    """Reject corners that make no board: not convex, too small, or far outside the image.
+
+    :raises BoardNotFoundError:
+    """
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    w, h = image_size
+    if np.any(c[:, 0] < -0.25 * w) or np.any(c[:, 0] > 1.25 * w) or \
+            np.any(c[:, 1] < -0.25 * h) or np.any(c[:, 1] > 1.25 * h):
+        raise BoardNotFoundError("corners lie far outside the image: give TL;TR;BR;BL in pixels")
+    cross = []
+    for i in range(4):
+        a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
+        cross.append(float(np.cross(b - a, d - b)))
+    if not (all(x > 0 for x in cross) or all(x < 0 for x in cross)):
+        raise BoardNotFoundError("corners do not make a convex board: order them TL;TR;BR;BL")
+    area = abs(float(cv2.contourArea(c.astype(np.float32))))
+    if area < 0.02 * w * h:
+        raise BoardNotFoundError("corners enclose too small an area to be the playing surface")
+
+
+def start_labels(k: int) -> Array:
+    """(24, K) classes of the starting position's first layer."""
+    lab = np.zeros((24, k), np.int8)
+    for i, c in enumerate(START_POINTS):
+        lab[i, : min(abs(c), k)] = B.WHITE if c > 0 else B.BLACK
+    return lab
+
+
+def _borrow(feat: Array, lab: Array) -> Array:
+    """Empty-board colour at places under a checker: the same place on the nearest point of the
+    same colour (two points away, same side)."""
+    bg = feat.copy()
+    for p in range(24):
+        row = range(0, 12) if p < 12 else range(12, 24)
+        for k in range(feat.shape[1]):
+            if lab[p, k] == B.EMPTY:
+                continue
+            cands = [q for q in row if (q - p) % 2 == 0 and lab[q, k] == B.EMPTY]
+            if cands:
+                bg[p, k] = feat[min(cands, key=lambda q: abs(q - p)), k]
+    return bg
+
+
+def _learn(cfg: VisionConfig, canon: Array, layout: Layout
+           ) -> tuple[B.ColourModel, B.ColourModel, Array, float]:
+    lab = B.lab_image(canon)
+    k = layout.slots_per_point()
+    feat = B.sample_discs(cfg, layout, lab, layout.point_slots())
+    labels = start_labels(k)
+    floor = np.asarray(cfg.checker_sigma_floor, np.float32)
+    models = []
+    for c in (B.WHITE, B.BLACK):
+        f = feat[labels == c]
+        m = f.mean(0)
+        s = np.maximum(f.std(0), floor)
+        models.append(B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
+                                    (float(s[0]), float(s[1]), float(s[2]))))
+    contrast = models[0].mean[0] - models[1].mean[0]
+    return models[0], models[1], _borrow(feat, labels), contrast
+
+
+def learn(cfg: VisionConfig, image: Array, corners: Array,
+          white_home: WhiteHome | None = None, profile: str | None = None) -> Calibration:
+    """Learn a calibration from a frame of the starting position and the surface corners.
+
+    Without ``white_home`` every orientation is tried, and the one where the lighter checkers
+    stand where White's do in the starting position wins.
+
+    :raises CalibrationError: the frame does not show the starting position.
+    :raises BoardNotFoundError: the corners make no board.
+    """
+    h, w = image.shape[:2]
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    check_corners(corners, (w, h))
+    prof = pick_profile(corners, profile)
+    layout = Layout(prof)
+    homes: tuple[WhiteHome, ...] = (white_home,) if white_home else WHITE_HOMES
+    best: tuple[float, WhiteHome, Array, Array] | None = None
+    for home in homes:
+        hm = homography(corners, layout, home)
+        canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
+        white, black, bg, contrast = _learn(cfg, canon, layout)
+        score = contrast - 0.5 * (white.sigma[0] + black.sigma[0])
+        if best is None or score > best[0]:
+            best = (score, home, canon, hm)
+    assert best is not None
+    _, home, canon, hm = best
+    white, black, bg, contrast = _learn(cfg, canon, layout)
+    if contrast < cfg.min_colour_contrast:
+        raise CalibrationError(
+            "this frame does not look like the starting position (no light and dark checkers "
+            "where they start): set the checkers up as at the start and try again")
+    lab = B.lab_image(canon)
+    reading = B.classify_places(cfg, B.sample_discs(cfg, layout, lab, layout.point_slots()),
+                                bg, white, black, rounds=1)
+    agree = float((reading.classes() == start_labels(layout.slots_per_point())).mean())
+    if agree < 0.9:
+        raise CalibrationError(
+            f"this frame does not look like the starting position ({agree:.0%} of the checker "
+            "places agree): set the checkers up as at the start, or check the corners")
+    bar = np.stack([B.sample_discs(cfg, layout, lab, layout.bar_slots(white=True)),
+                    B.sample_discs(cfg, layout, lab, layout.bar_slots(white=False))])
+    cube = B.sample_discs(cfg, layout, lab, np.asarray(list(layout.cube_places().values())))
+    trays = []
+    for is_white in (True, False):
+        x0, y0, x1, y1 = layout.tray_rect(is_white)
+        xa, xb = int(x0 + (x1 - x0) * 0.25), int(x1 - (x1 - x0) * 0.25)
+        rows = lab[int(y0):int(y1), max(xa, 0):max(xb, 1)].mean(1)
+        trays.append(rows)
+    n = min(len(t) for t in trays)
+    tray = np.stack([t[:n] for t in trays])
+    pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
+    # Checker radius in image pixels, measured round point 1's first place.
+    inv = np.linalg.inv(hm)
+    cx, cy = layout.slot_centre(1, 0)
+    r = layout.checker_px / 2
+    pts = to_image(inv, np.array([[cx - r, cy], [cx + r, cy]]))
+    radius = float(np.linalg.norm(pts[1] - pts[0]) / 2)
+    return Calibration(
+        image_size=(w, h),
+        corners=tuple((float(x), float(y)) for x, y in corners),
+        white_home=home,
+        profile=prof.name,
+        white=white,
+        black=black,
+        points_bg=bg.astype(np.float32),
+        bar_bg=bar.astype(np.float32),
+        tray_bg=tray.astype(np.float32),
+        cube_bg=cube.astype(np.float32),
+        checker_radius_px=radius if math.isfinite(radius) else 0.0,
+        point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
+    )
+
+
+def pick_profile(corners: Array, profile: str | None) -> BoardProfile:
+    """The named profile, or the built-in one whose shape fits the corners best.
+
+    :raises CalibrationError: an unknown profile name.
+    """
+    if profile is not None:
+        if profile not in PROFILES:
+            raise CalibrationError(f"unknown board profile {profile!r}: one of {sorted(PROFILES)}")
+        return PROFILES[profile]
+    c = np.asarray(corners, np.float64)
+    top = float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3]))
+    side = float(np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1]))
+    return profile_for_aspect(side / max(top, 1.0))
+
+
+def find_board(cfg: VisionConfig, image: Array) -> Array:
+    """The playing surface's corners TL, TR, BR, BL in ``image`` (float (4, 2)).
+
+    :raises BoardNotFoundError: no board-like quadrilateral was found.
+    """
+    from pibg.vision.markers import find_marker_corners
+
+    corners = find_marker_corners(image)
+    if corners is not None:
+        return corners
+    raise BoardNotFoundError(
+        "board corners not found automatically: pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+
+
+def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
+                         white_home: WhiteHome, profile: str | None = None) -> Calibration:
+    """A rough calibration from any frame (no starting position): colours found in the image.
+
+    The empty board at a place is the median of the same place over the six points of that
+    colour on that side; places far from it are checkers, split into light and dark.
+
+    :raises BoardNotFoundError: the corners make no board.
+    """
+    h, w = image.shape[:2]
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    check_corners(corners, (w, h))
+    prof = pick_profile(corners, profile)
+    layout = Layout(prof)
+    hm = homography(corners, layout, white_home)
+    canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
+    lab = B.lab_image(canon)
+    feat = B.sample_discs(cfg, layout, lab, layout.point_slots())
+    bg = feat.copy()
+    for row in (range(0, 12), range(12, 24)):
+        for parity in (0, 1):
+            pts = [p for p in row if p % 2 == parity]
+            bg[pts] = np.median(feat[pts], axis=0)[None]
+    bs = np.asarray(cfg.background_sigma, np.float32)
+    d = (((feat - bg) / bs) ** 2).sum(-1)
+    cand = feat[d > 9.0]
+    light = cand[cand[:, 0] >= np.median(cand[:, 0])] if len(cand) >= 4 else cand
+    dark = cand[cand[:, 0] < np.median(cand[:, 0])] if len(cand) >= 4 else cand
+    floor = np.asarray(cfg.checker_sigma_floor, np.float32)
+
+    def model(f: Array, default: float) -> B.ColourModel:
+        if len(f) < 2:
+            return B.ColourModel((default, 128.0, 128.0), (20.0, 6.0, 6.0))
+        m, s = f.mean(0), np.maximum(f.std(0), floor * 1.5)
+        return B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
+                             (float(s[0]), float(s[1]), float(s[2])))
+
+    bar = np.stack([np.median(B.sample_discs(cfg, layout, lab, layout.bar_slots(s)), 0)[None]
+                    .repeat(len(layout.bar_slots(s)), 0) for s in (True, False)])
+    cube = B.sample_discs(cfg, layout, lab, np.asarray(list(layout.cube_places().values())))
+    x0, y0, x1, y1 = layout.tray_rect(True)
+    n = int(y1) - int(y0)
+    tray_row = lab[int(layout.origin[1]):int(layout.origin[1]) + 2 * n,
+                   max(int(x0), 0):max(int(x1), 1)].reshape(-1, 3)
+    tray = np.median(tray_row, 0)[None, None].repeat(n, 1).repeat(2, 0) if len(tray_row) else \
+        np.zeros((2, n, 3), np.float32)
+    return Calibration(
+        image_size=(w, h),
+        corners=tuple((float(x), float(y)) for x, y in corners),
+        white_home=white_home,
+        profile=prof.name,
+        white=model(light, 220.0),
+        black=model(dark, 40.0),
+        points_bg=bg.astype(np.float32),
+        bar_bg=bar.astype(np.float32),
+        tray_bg=tray.astype(np.float32),
+        cube_bg=cube.astype(np.float32),
+        checker_radius_px=0.0,
+        point_colours=tuple((float(v[0]), float(v[1]), float(v[2]))
+                            for v in (bg[0, 0], bg[1, 0])),
+    )

@@ -1,0 +1,240 @@
+"""The canonical top-down view of a backgammon board, and where every region lies in it.
+
+Every frame is warped to one canonical view in which White's home board is at the bottom
+right, White's tray at the right below the middle and Black's above it (whatever the camera
+saw: the homography mirrors or turns the board as needed). Lengths are counted in *point
+widths* ``u`` and drawn at :data:`PX_PER_POINT` pixels each, so a checker is about
+``checker * PX_PER_POINT`` pixels across and a die about 0.75 of that
+(:meth:`Layout.die_px`).
+
+Board shapes differ (bar width, depth of the playing surface); a :class:`BoardProfile` holds
+them in point widths. The built-in profiles are the ones in ``calibration/profiles/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+#: Any numpy array (frames are uint8 BGR, features float32 Lab).
+Array: TypeAlias = npt.NDArray[Any]
+WhiteHome: TypeAlias = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
+WHITE_HOMES: tuple[WhiteHome, ...] = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+#: Canonical pixels per point width. A checker is ~38 px across, a die ~28 px.
+PX_PER_POINT = 40.0
+
+#: The starting position, signed from White (+) / Black (-), index 0 = White's 1-point.
+START_POINTS: tuple[int, ...] = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5,
+                                 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardProfile:
+    """The shape of a board in point widths (the width of one point's base)."""
+
+    name: str
+    bar: float = 1.25          #: width of the bar
+    height: float = 10.55      #: depth of the playing surface (base to base)
+    checker: float = 0.95      #: checker diameter
+    pitch: float = 0.96        #: distance between neighbouring checkers on a point
+    first: float = 0.05        #: gap between a point's base and its first checker
+    tray_gap: float = 0.7      #: gap between the surface's right edge and the tray
+    tray_width: float = 1.3    #: width of the tray
+    tray_pitch: float = 0.226  #: spacing of borne-off checkers standing on edge
+
+    @property
+    def width(self) -> float:
+        return 12.0 + self.bar
+
+    @property
+    def aspect(self) -> float:
+        return self.height / self.width
+
+
+PROFILES: dict[str, BoardProfile] = {
+    # 53 cm x 42 cm playing surface, 4 cm points, 38 mm checkers (the rendered boards).
+    "standard": BoardProfile("standard"),
+    # 19-21" tournament cases: deep surface, narrow bar (the broadcast board).
+    "tournament": BoardProfile("tournament", bar=1.0, height=12.2, checker=0.98, pitch=1.0,
+                               first=0.02, tray_gap=0.5, tray_width=1.3, tray_pitch=0.24),
+    # 15" travel boards: shallow surface, checkers as wide as the points.
+    "travel": BoardProfile("travel", bar=1.0, height=10.0, checker=0.97, pitch=0.98,
+                           first=0.02, tray_gap=0.4, tray_width=1.1, tray_pitch=0.24),
+}
+
+
+def profile_for_aspect(aspect: float) -> BoardProfile:
+    """The built-in profile whose height/width ratio is nearest ``aspect``."""
+    return min(PROFILES.values(), key=lambda p: abs(p.aspect - aspect))
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Pixel geometry of the canonical view for one profile."""
+
+    profile: BoardProfile
+    u: float = PX_PER_POINT
+    margin: float = 0.35  #: margin round the surface, in point widths
+
+    # -- overall ---------------------------------------------------------------------------
+    @property
+    def origin(self) -> tuple[float, float]:
+        m = self.margin * self.u
+        return (m, m)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the canonical image."""
+        p = self.profile
+        w = (self.margin * 2 + p.width + p.tray_gap + p.tray_width) * self.u
+        h = (self.margin * 2 + p.height) * self.u
+        return (round(w), round(h))
+
+    @property
+    def checker_px(self) -> float:
+        return self.profile.checker * self.u
+
+    @property
+    def die_px(self) -> float:
+        """Expected die edge in canonical pixels (a die is ~0.75 x a checker)."""
+        return 0.75 * self.checker_px
+
+    def surface_corners(self) -> Array:
+        """The playing surface's corners TL, TR, BR, BL in canonical pixels, float32 (4, 2)."""
+        x0, y0 = self.origin
+        w, h = self.profile.width * self.u, self.profile.height * self.u
+        return np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+
+    # -- points ----------------------------------------------------------------------------
+    def point_x(self, point: int) -> float:
+        """Centre x of point 1..24 (numbered from White)."""
+        p = self.profile
+        x0 = self.origin[0]
+        if 1 <= point <= 6:
+            col = p.width - (point - 0.5)
+        elif 7 <= point <= 12:
+            col = 6.0 - (point - 6.5)
+        elif 13 <= point <= 18:
+            col = point - 12.5
+        elif 19 <= point <= 24:
+            col = 6.0 + p.bar + (point - 18.5)
+        else:
+            raise ValueError(f"point must be 1..24, got {point}")
+        return x0 + col * self.u
+
+    @staticmethod
+    def point_is_bottom(point: int) -> bool:
+        return point <= 12
+
+    def slots_per_point(self) -> int:
+        """How many first-layer checkers fit between a base and the middle of the board."""
+        p = self.profile
+        return int((p.height / 2 - p.first - p.checker / 2) // p.pitch) + 1
+
+    def slot_centre(self, point: int, k: int) -> tuple[float, float]:
+        """Centre of the k-th checker (0 = at the base) on ``point``."""
+        p = self.profile
+        y0 = self.origin[1]
+        d = (p.first + p.checker / 2 + k * p.pitch) * self.u
+        y = y0 + p.height * self.u - d if self.point_is_bottom(point) else y0 + d
+        return (self.point_x(point), y)
+
+    def point_slots(self) -> Array:
+        """Array (24, K, 2) of slot centres."""
+        k = self.slots_per_point()
+        return np.array([[self.slot_centre(pt, j) for j in range(k)] for pt in range(1, 25)],
+                        np.float32)
+
+    # -- bar -------------------------------------------------------------------------------
+    @property
+    def bar_x(self) -> float:
+        return self.origin[0] + (6.0 + self.profile.bar / 2) * self.u
+
+    @property
+    def centre_y(self) -> float:
+        return self.origin[1] + self.profile.height * self.u / 2
+
+    def bar_slots(self, white: bool) -> Array:
+        """Checker places on the bar: White's below the middle, Black's above, outward."""
+        p = self.profile
+        n = int((p.height / 2 - 0.85 - p.checker / 2) // p.pitch)
+        sign = 1.0 if white else -1.0
+        return np.array([(self.bar_x, self.centre_y + sign * (0.85 + k * p.pitch) * self.u)
+                         for k in range(max(n, 1))], np.float32)
+
+    def cube_places(self) -> dict[str, tuple[float, float]]:
+        """Where the cube lies: centre of the bar, or its end on the owner's side."""
+        p = self.profile
+        end = (p.height / 2 - 0.45) * self.u
+        return {"center": (self.bar_x, self.centre_y),
+                "white": (self.bar_x, self.centre_y + end),
+                "black": (self.bar_x, self.centre_y - end)}
+
+    # -- trays -----------------------------------------------------------------------------
+    def tray_rect(self, white: bool) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of a colour's half of the tray (White below the middle)."""
+        p = self.profile
+        x0 = self.origin[0] + (p.width + p.tray_gap) * self.u
+        x1 = x0 + p.tray_width * self.u
+        y0, y1 = self.origin[1], self.origin[1] + p.height * self.u
+        mid = self.centre_y
+        return (x0, mid, x1, y1) if white else (x0, y0, x1, mid)
+
+    def tray_capacity_px(self) -> float:
+        return self.profile.tray_pitch * self.u
+
+
+def canonical_corner_order(white_home: WhiteHome) -> tuple[int, int, int, int]:
+    """For image corners TL, TR, BR, BL: which canonical corner each one becomes.
+
+    The canonical view has White's home at the bottom right; a board seen with White's home
+    elsewhere is mirrored or turned into it.
+    """
+    return {
+        "bottom-right": (0, 1, 2, 3),
+        "bottom-left": (1, 0, 3, 2),
+        "top-right": (3, 2, 1, 0),
+        "top-left": (2, 3, 0, 1),
+    }[white_home]
+
+
+def homography(corners: Array, layout: Layout, white_home: WhiteHome) -> Array:
+    """Image -> canonical homography from the surface corners TL, TR, BR, BL (image order)."""
+    src = np.asarray(corners, np.float32).reshape(4, 2)
+    canon = layout.surface_corners()
+    order = canonical_corner_order(white_home)
+    dst = np.array([canon[i] for i in order], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
+
+
+def to_image(h_inv: Array, pts: Array) -> Array:
+    """Map canonical points (N, 2) back to image pixels."""
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(p, h_inv), np.float64).reshape(-1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class VisionConfig:
+    """Every threshold of the vision stages in one place (distances are in Lab units)."""
+
+    #: Inner disc sampled per checker place, as a fraction of the checker diameter.
+    sample_radius: float = 0.3
+    #: Spread assumed for the empty board at a place (L, a, b).
+    background_sigma: tuple[float, float, float] = (12.0, 4.0, 4.0)
+    #: Lower bound on the spread learnt for each checker colour (L, a, b).
+    checker_sigma_floor: tuple[float, float, float] = (8.0, 3.0, 3.0)
+    #: A place whose squared normalised distance to every class exceeds this is "unexplained".
+    unexplained: float = 60.0
+    #: This many unexplained places (or more) make the frame unreadable (a hand, an arm).
+    unexplained_max: int = 4
+    #: Minimal L difference between the two checker colours learnt at calibration.
+    min_colour_contrast: float = 25.0
+    #: Squared normalised distance above which a tray row counts as filled.
+    tray_filled: float = 9.0
+    #: Temperature turning class distances into probabilities.
+    softness: float = 1.0

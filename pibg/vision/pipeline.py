@@ -1,0 +1,158 @@
+"""The one vision orchestrator: a frame in, a :class:`~pibg.observation.BoardObservation` out.
+
+>>> from pibg.sim import SimScene, render, SIM_CORNERS
+>>> from pibg.vision.geometry import START_POINTS
+>>> vision = Vision.from_start_frame(render(SimScene(START_POINTS)), corners=SIM_CORNERS)
+>>> vision.observe(render(SimScene(START_POINTS, seed=3))).signed_points() == START_POINTS
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from pibg.exc import VisionError
+from pibg.observation import BoardObservation, DieRead, RegionRead
+from pibg.vision import board as B
+from pibg.vision import cube as C
+from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
+from pibg.vision.geometry import Array, Layout, VisionConfig, WhiteHome, to_image
+
+_find_dice: Callable[..., list[DieRead]] | None
+try:  # The dice stage is written separately; without it no dice are reported.
+    from pibg.vision.dice import find_dice as _find_dice
+except ImportError:  # pragma: no cover - depends on the checkout
+    _find_dice = None
+
+
+@dataclass
+class Vision:
+    """Reads frames of one calibrated board.
+
+    Build it with :meth:`from_calibration` (a TOML file or a :class:`Calibration`) or
+    :meth:`from_start_frame` (a frame of the starting position and its corners).
+    """
+
+    calibration: Calibration
+    config: VisionConfig = field(default_factory=VisionConfig)
+    read_dice: bool = True
+
+    def __post_init__(self) -> None:
+        self._layout: Layout = self.calibration.layout
+        self._h = self.calibration.homography()
+        self._h_inv = np.linalg.inv(self._h)
+        self._slots = self._layout.point_slots()
+        self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_calibration(cls, cal: Calibration | str | Path,
+                         config: VisionConfig | None = None) -> Vision:
+        """:raises CalibrationError: the file is missing or malformed."""
+        c = cal if isinstance(cal, Calibration) else Calibration.load(cal)
+        return cls(c, config or VisionConfig())
+
+    @classmethod
+    def from_start_frame(cls, frame: Array, corners: Any,
+                         white_home: WhiteHome | None = None,
+                         config: VisionConfig | None = None) -> Vision:
+        """Calibrate from a frame of the starting position.
+
+        :raises CalibrationError: not a starting position. :raises BoardNotFoundError:
+        """
+        cfg = config or VisionConfig()
+        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home), cfg)
+
+    @classmethod
+    def from_corners(cls, frame: Array, corners: Any, white_home: WhiteHome,
+                     profile: str | None = None, config: VisionConfig | None = None) -> Vision:
+        """A rough Vision for one frame of any position: colours are found in the frame itself.
+
+        :raises BoardNotFoundError: the corners make no board.
+        """
+        cfg = config or VisionConfig()
+        return cls(learn_from_any_frame(cfg, frame, np.asarray(corners, np.float64), white_home,
+                                        profile), cfg)
+
+    # -- stages ----------------------------------------------------------------------------
+    @property
+    def layout(self) -> Layout:
+        return self._layout
+
+    def canonical(self, frame: Array) -> Array:
+        """The top-down view (White's home at the bottom right)."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise VisionError(f"expected a BGR frame, got shape {frame.shape}")
+        return np.asarray(cv2.warpPerspective(frame, self._h, self._layout.size,
+                                              flags=cv2.INTER_LINEAR))
+
+    def observe(self, frame: Array) -> BoardObservation:
+        """Read one frame. A hand or arm over the board gives an unreadable observation."""
+        canon = self.canonical(frame)
+        return self.observe_canonical(canon)
+
+    def observe_canonical(self, canon: Array) -> BoardObservation:
+        cfg, cal, lay = self.config, self.calibration, self._layout
+        lab = B.lab_image(canon)
+        feat = B.sample_discs(cfg, lay, lab, self._slots)
+        reading = B.classify_places(cfg, feat, cal.points_bg, cal.white, cal.black)
+        dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
+        classes = reading.classes()
+        run, colour = B.run_counts(classes)
+        # Places beyond a point's run that are not empty are out of place: a hand, a die, a cube.
+        stray = (classes != B.EMPTY) & (np.arange(classes.shape[1])[None, :] > run[:, None])
+        unexplained = int((dmin > cfg.unexplained).sum())
+        if unexplained >= cfg.unexplained_max:
+            return BoardObservation.unreadable(
+                f"{unexplained} checker places look like neither board nor checker "
+                "(a hand or arm over the board?)")
+        # Bar.
+        bar_feat = B.sample_discs(cfg, lay, lab, self._bar_slots)
+        bar_read = B.classify_places(cfg, bar_feat, cal.bar_bg, cal.white, cal.black, rounds=1)
+        bar_cls = bar_read.classes()
+        bar_counts = {B.WHITE: int((bar_cls == B.WHITE).sum()),
+                      B.BLACK: int((bar_cls == B.BLACK).sum())}
+        bar_conf = float(bar_read.probs(cfg.softness).max(-1).min())
+        # Trays.
+        off_w, conf_w = B.tray_count(cfg, lay, lab, cal.tray_bg[0], cal.white, True)
+        off_b, conf_b = B.tray_count(cfg, lay, lab, cal.tray_bg[1], cal.black, False)
+        seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
+        k = lay.slots_per_point()
+        extra = B.second_layer(run, colour, k, seen)
+        reads = B.point_reads(reading.probs(cfg.softness), run, colour, extra)
+        _ = stray
+        cube = C.find_cube(cfg, lay, lab, cal.cube_bg)
+        dice = self._dice(canon, lay) if self.read_dice else ()
+        return BoardObservation(
+            points=reads,
+            bar_white=B.count_read(bar_counts[B.WHITE], bar_conf),
+            bar_black=B.count_read(bar_counts[B.BLACK], bar_conf),
+            off_white=B.count_read(off_w, conf_w),
+            off_black=B.count_read(off_b, conf_b),
+            dice=dice,
+            cube=cube,
+        )
+
+    def _dice(self, canon: Array, lay: Layout) -> tuple[DieRead, ...]:
+        if _find_dice is None:
+            return ()
+        try:
+            found = _find_dice(canon, die_px=lay.die_px)
+        except NotImplementedError:
+            return ()
+        if not found:
+            return ()
+        xy = to_image(self._h_inv, np.array([[d.x, d.y] for d in found]))
+        return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
+                     for d, (x, y) in zip(found, xy, strict=True))
+
+
+def region_summary(obs: BoardObservation) -> list[RegionRead]:
+    """All 28 regions in a fixed order: 24 points, bar W/B, off W/B."""
+    return [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
