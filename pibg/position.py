@@ -58,7 +58,8 @@ _START: Board = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 
 
 def _check_board(board: Sequence[int], who: str) -> Board:
     if len(board) != 25:
-        raise PositionError(f"{who}'s board needs 25 counts (points 1-24 and bar), got {len(board)}")
+        raise PositionError(
+            f"{who}'s board needs 25 counts (points 1-24 and bar), got {len(board)}")
     out = tuple(int(n) for n in board)
     for i, n in enumerate(out):
         if n < 0:
@@ -282,11 +283,13 @@ class Position:
                 raise InvalidPositionIdError(f"bad XGID {xgid!r}: character {ch!r} at {i}")
             if i == 0:
                 if mine:
-                    raise InvalidPositionIdError(f"bad XGID {xgid!r}: White checkers on Black's bar")
+                    raise InvalidPositionIdError(
+                        f"bad XGID {xgid!r}: White checkers on Black's bar")
                 black[24] = n
             elif i == 25:
                 if not mine:
-                    raise InvalidPositionIdError(f"bad XGID {xgid!r}: Black checkers on White's bar")
+                    raise InvalidPositionIdError(
+                        f"bad XGID {xgid!r}: Black checkers on White's bar")
                 white[24] = n
             elif mine:
                 white[i - 1] = n
@@ -296,7 +299,8 @@ class Position:
         if turn_field not in ("1", "-1"):
             raise InvalidPositionIdError(f"bad XGID {xgid!r}: turn field must be 1 or -1")
         try:
-            return cls(tuple(white), tuple(black), Color.WHITE if turn_field == "1" else Color.BLACK)
+            turn = Color.WHITE if turn_field == "1" else Color.BLACK
+            return cls(tuple(white), tuple(black), turn)
         except PositionError as exc:
             raise InvalidPositionIdError(f"bad XGID {xgid!r}: {exc}") from exc
 
@@ -367,7 +371,8 @@ class Position:
             f"    off: O {self.off(Color.WHITE)}  X {self.off(Color.BLACK)}",
             " " + bottom,
             " 12  11  10   9   8   7  |  6   5   4   3   2   1",
-            f"   {self.turn.label} on roll   pips O {self.pips(Color.WHITE)}  X {self.pips(Color.BLACK)}",
+            f"   {self.turn.label} on roll   "
+            f"pips O {self.pips(Color.WHITE)}  X {self.pips(Color.BLACK)}",
         ]
         return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import permutations
 
 from pibg.exc import IllegalPlayError, InvalidMoveError
 from pibg.moves import Dice, Move, Play, format_moves, parse_moves
@@ -39,10 +40,7 @@ def _can_step(me: list[int], opp: list[int], s: int, d: int) -> bool:
             return False
     if t == -1:
         return True
-    for i in range(s + 1, 6):
-        if me[i]:
-            return False
-    return True
+    return all(not me[i] for i in range(s + 1, 6))
 
 
 def _do_step(me: list[int], opp: list[int], s: int, d: int) -> bool:
@@ -259,24 +257,38 @@ def _walk(position: Position, dice: Dice,
     moves: list[Move] = []
     hits: list[bool] = []
     for src, dst in segments:
-        here = src
-        while here != dst:
-            dist = here - dst
-            die = _pick_die(left, dist, me, here, dst)
-            if die is None:
-                dice_left = "/".join(map(str, left)) or "none"
-                return ((f"no die left for {_p(here)}/{_p(dst)} (dice left: {dice_left})",),
-                        (src, dst))
-            s = here - 1
-            problem = _step_problem(me, opp, s, die, _Relax())
-            if problem:
-                return (problem,), (here, max(here - die, 0))
-            hit = _do_step(me, opp, s, die)
-            nxt = max(here - die, OFF)
-            moves.append(Move(here, nxt))
-            hits.append(hit)
-            left.remove(die)
-            here = nxt
+        options = _decompositions(left, src - dst, dst == OFF)
+        if not options:
+            dice_left = "/".join(map(str, left)) or "none"
+            return ((f"no die left for {_p(src)}/{_p(dst)} (dice left: {dice_left})",),
+                    (src, dst))
+        first_problem: tuple[str, int, int] | None = None
+        for seq in options:
+            trial_me, trial_opp = list(me), list(opp)
+            here = src
+            steps: list[tuple[Move, bool]] = []
+            problem = None
+            for die in seq:
+                problem = _step_problem(trial_me, trial_opp, here - 1, die, _Relax())
+                if problem:
+                    if first_problem is None:
+                        first_problem = (problem, here, max(here - die, 0))
+                    break
+                hit = _do_step(trial_me, trial_opp, here - 1, die)
+                nxt = max(here - die, OFF)
+                steps.append((Move(here, nxt), hit))
+                here = nxt
+            if problem is None:
+                me, opp = trial_me, trial_opp
+                for mv, hit in steps:
+                    moves.append(mv)
+                    hits.append(hit)
+                for die in seq:
+                    left.remove(die)
+                break
+        else:
+            assert first_problem is not None
+            return (first_problem[0],), (first_problem[1], first_problem[2])
     key_me, key_opp = tuple(me), tuple(opp)
     if position.turn is Color.WHITE:
         result = Position._make(key_me, key_opp, position.turn)
@@ -285,16 +297,22 @@ def _walk(position: Position, dice: Dice,
     return Play(tuple(moves), tuple(hits), result)
 
 
-def _pick_die(left: list[int], dist: int, me: list[int], here: int, dst: int) -> int | None:
-    if dist in left:
-        return dist
-    if dst == OFF:
-        bigger = [d for d in left if d > dist]
-        if bigger:
-            return min(bigger)
-    # a hop over several dice: take the largest die that does not overshoot
-    smaller = sorted((d for d in left if d < dist), reverse=True)
-    return smaller[0] if smaller else None
+def _decompositions(left: list[int], dist: int, to_off: bool) -> list[tuple[int, ...]]:
+    """Ordered dice sequences from ``left`` covering ``dist`` pips (bearing off may overshoot
+    with the last die), fewest dice first."""
+    out: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    for r in range(1, len(left) + 1):
+        for seq in permutations(left, r):
+            if seq in seen:
+                continue
+            total = sum(seq)
+            if total == dist or (to_off and total > dist and sum(seq[:-1]) < dist):
+                seen.add(seq)
+                out.append(seq)
+        if out:
+            break
+    return out
 
 
 def _p(p: int) -> str:
@@ -356,7 +374,7 @@ def explain_result(position: Position, dice: Dice | Sequence[int],
             return reasons or (fallback or "not a legal play",), changed
     pips = position.pips(position.turn) - target.pips(position.turn)
     need = sum(dice.steps)
-    if pips != need and not any(target.board(position.turn)[i] for i in range(0)):
+    if pips != need:
         if pips < need:
             shorter = _reach_partial(position, dice, target)
             if shorter:

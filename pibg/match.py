@@ -1,0 +1,426 @@
+"""Match state: games, cube, score and Crawford, as a fold over :mod:`pibg.events`.
+
+Pure and immutable. ``apply(state, event)`` returns the next state or raises
+:class:`~pibg.exc.MatchError` / :class:`~pibg.exc.CubeError` naming the rule broken;
+``replay(events)`` folds a whole journal (honouring ``undo``). The gnubg Match ID codec is
+``MatchState.match_id()`` / :func:`decode_match_id`.
+"""
+
+from __future__ import annotations
+
+import base64
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from pibg.cube import CubeState, double_problem
+from pibg.events import (
+    Beavered,
+    Corrected,
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    GameStarted,
+    IllegalFlagged,
+    MatchEnded,
+    MatchSettings,
+    MatchStarted,
+    Moved,
+    OpeningRoll,
+    Resigned,
+    Rolled,
+    SetUp,
+    Took,
+    Undone,
+)
+from pibg.exc import CubeError, InvalidMatchIdError, MatchError
+from pibg.moves import Dice
+from pibg.position import Color, Position, Termination
+from pibg.rules import legal_plays
+
+
+class Phase(enum.Enum):
+    OPENING = "opening"  # waiting for the opening roll (one die each)
+    ROLL = "roll"  # the player on turn may double, then rolls
+    DOUBLED = "doubled"  # a double is offered: take, drop or beaver
+    MOVE = "move"  # dice are known: the player moves
+    OVER = "over"
+
+
+def color_of(name: str) -> Color:
+    try:
+        return Color[name.upper()]
+    except KeyError:
+        raise MatchError(f"unknown colour {name!r}: use 'white' or 'black'") from None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: Color
+    points: int
+    termination: str  # single | gammon | backgammon | drop | resign
+    cube: int
+    crawford: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """One game in progress. ``position.turn`` is the side on turn (the doubler while a double
+    is offered)."""
+
+    position: Position
+    cube: CubeState = CubeState()
+    phase: Phase = Phase.OPENING
+    dice: Dice | None = None
+    crawford: bool = False
+    automatic_doubles: int = 0
+    plays: int = 0
+    cube_turned: bool = False
+    result: GameResult | None = None
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    @property
+    def decider(self) -> Color:
+        """Who acts next: the taker while a double is offered, else the side on turn."""
+        return self.turn.other if self.phase is Phase.DOUBLED else self.turn
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    settings: MatchSettings = MatchSettings()
+    score: tuple[int, int] = (0, 0)
+    games: tuple[GameResult, ...] = ()
+    game: GameState | None = None
+    crawford_done: bool = False
+
+    @classmethod
+    def new(cls, settings: MatchSettings | None = None) -> MatchState:
+        return cls(settings or MatchSettings())
+
+    @property
+    def over(self) -> bool:
+        n = self.settings.length
+        return bool(n) and max(self.score) >= n
+
+    @property
+    def winner(self) -> Color | None:
+        if not self.over:
+            return None
+        return Color.WHITE if self.score[0] >= self.settings.length else Color.BLACK
+
+    def next_game_is_crawford(self) -> bool:
+        n = self.settings.length
+        return (bool(n) and self.settings.crawford and not self.crawford_done
+                and max(self.score) == n - 1)
+
+    @property
+    def post_crawford(self) -> bool:
+        return self.crawford_done and not (self.game and self.game.crawford)
+
+    def name(self, color: Color) -> str:
+        return self.settings.white if color is Color.WHITE else self.settings.black
+
+    def match_id(self) -> str:
+        return encode_match_id(self)
+
+
+def _game(state: MatchState, what: str) -> GameState:
+    if state.game is None:
+        raise MatchError(f"{what}: no game in progress (set up the starting position first)")
+    return state.game
+
+
+def _expect(game: GameState, phase: Phase, what: str) -> None:
+    if game.phase is not phase:
+        raise MatchError(f"{what}: not allowed now (the game is at '{game.phase.value}', "
+                         f"expected '{phase.value}')")
+
+
+def _end_game(state: MatchState, game: GameState, winner: Color, multiplier: int,
+              how: str) -> MatchState:
+    points = game.cube.value * multiplier
+    result = GameResult(winner, points, how, game.cube.value, game.crawford)
+    score = list(state.score)
+    score[winner] += points
+    done = state.crawford_done or game.crawford
+    return replace(state, score=(score[0], score[1]), games=(*state.games, result),
+                   game=replace(game, phase=Phase.OVER, dice=None, result=result),
+                   crawford_done=done)
+
+
+def apply(state: MatchState, event: Event) -> MatchState:
+    """The state after ``event``.
+
+    :raises MatchError: the event does not fit the state (wrong phase or player, bad play).
+    :raises CubeError: a cube action the rules forbid now.
+    """
+    s = state.settings
+    if isinstance(event, MatchStarted):
+        if state.games or state.game:
+            raise MatchError("match_start: the match has already started")
+        return MatchState.new(event.settings)
+    if isinstance(event, (IllegalFlagged, Corrected, MatchEnded)):
+        if isinstance(event, MatchEnded) and (
+            not state.over or tuple(event.score) != state.score
+        ):
+            raise MatchError(f"match_end {tuple(event.score)} does not match the score "
+                             f"{state.score}")
+        return state
+    if isinstance(event, GameStarted):
+        if state.over:
+            raise MatchError("game_start: the match is over")
+        if state.game is not None and state.game.phase is not Phase.OVER:
+            raise MatchError("game_start: the current game is not over")
+        turn = color_of(event.turn)
+        pos = (Position.from_id(event.position_id, turn) if event.position_id
+               else Position.start(turn))
+        return replace(state, game=GameState(pos, crawford=state.next_game_is_crawford()))
+    if isinstance(event, SetUp):
+        game = _game(state, "setup")
+        pos = Position.from_id(event.position_id, color_of(event.turn))
+        return replace(state, game=replace(game, position=pos, phase=Phase.ROLL, dice=None))
+    if isinstance(event, Undone):
+        raise MatchError("undo: only replay() can take back a turn")
+    game = _game(state, event.kind)
+    if game.phase is Phase.OVER:
+        raise MatchError(f"{event.kind}: the game is over")
+
+    if isinstance(event, OpeningRoll):
+        _expect(game, Phase.OPENING, "opening_roll")
+        w, b = event.white, event.black
+        Dice(w, b)
+        if w == b:
+            if (s.money and s.automatic_doubles
+                    and game.automatic_doubles < s.max_automatic_doubles):
+                return replace(state, game=replace(
+                    game, cube=game.cube.automatic_double(),
+                    automatic_doubles=game.automatic_doubles + 1))
+            return state
+        first = Color.WHITE if w > b else Color.BLACK
+        return replace(state, game=replace(game, position=game.position.with_turn(first),
+                                           phase=Phase.MOVE, dice=Dice(w, b)))
+    if isinstance(event, Rolled):
+        _expect(game, Phase.ROLL, "roll")
+        player = color_of(event.player)
+        if player is not game.turn:
+            raise MatchError(f"roll: it is {game.turn.label}'s turn, not {player.label}'s")
+        return replace(state, game=replace(game, phase=Phase.MOVE, dice=Dice.of(event.dice)))
+    if isinstance(event, Moved):
+        _expect(game, Phase.MOVE, "play")
+        player = color_of(event.player)
+        if player is not game.turn:
+            raise MatchError(f"play: it is {game.turn.label}'s turn, not {player.label}'s")
+        assert game.dice is not None
+        if tuple(event.dice) != (game.dice.a, game.dice.b) and tuple(event.dice) != (
+                game.dice.b, game.dice.a):
+            raise MatchError(f"play: dice {tuple(event.dice)} differ from the roll {game.dice}")
+        result = Position.from_id(event.position_id, player) if event.position_id else (
+            game.position)
+        if not event.illegal:
+            legal = legal_plays(game.position, game.dice)
+            if legal and all(p.result != result for p in legal):
+                raise MatchError(f"play {event.play!r}: not a legal result for {game.dice} in "
+                                 f"{game.position.position_id()}")
+            if not legal and result != game.position:
+                raise MatchError(f"play {event.play!r}: no legal move exists for {game.dice}")
+        game = replace(game, position=result, plays=game.plays + 1)
+        won = result.winner()
+        if won is not None:
+            term = result.termination()
+            assert term is not None
+            mult = int(term)
+            if s.money and s.jacoby and not game.cube_turned:
+                mult = 1
+            return _end_game(state, game, won, mult, term.name.lower())
+        return replace(state, game=replace(game, position=result.swap_turn(), phase=Phase.ROLL,
+                                           dice=None))
+    if isinstance(event, Doubled):
+        player = color_of(event.player)
+        if game.phase is not Phase.ROLL:
+            why = ("a double must be offered before rolling (rule 7)"
+                   if game.phase is Phase.MOVE else f"not allowed at '{game.phase.value}'")
+            raise CubeError(f"double by {player.label}: {why}")
+        problem = double_problem(game.cube, player, on_roll=game.turn, rolled=False,
+                                 crawford=game.crawford, limit=s.cube_limit)
+        if problem:
+            raise CubeError(f"double by {player.label}: {problem}")
+        return replace(state, game=replace(game, phase=Phase.DOUBLED))
+    if isinstance(event, (Took, Dropped, Beavered)):
+        player = color_of(event.player)
+        _expect(game, Phase.DOUBLED, event.kind)
+        if player is not game.turn.other:
+            raise CubeError(f"{event.kind} by {player.label}: only the side doubled may answer")
+        if isinstance(event, Dropped):
+            return _end_game(state, game, game.turn, 1, "drop")
+        if isinstance(event, Beavered):
+            if not (s.money and s.beaver):
+                raise CubeError("beaver: beavers are allowed only in money play with the "
+                                "beaver option on (rule 9)")
+            cube = game.cube.beavered(player)
+        else:
+            cube = game.cube.taken(player)
+        return replace(state, game=replace(game, cube=cube, phase=Phase.ROLL, cube_turned=True))
+    if isinstance(event, Resigned):
+        player = color_of(event.player)
+        if event.multiplier not in (1, 2, 3):
+            raise MatchError(f"resign: multiplier must be 1, 2 or 3, got {event.multiplier}")
+        return _end_game(state, game, player.other, event.multiplier, "resign")
+    if isinstance(event, GameEnded):
+        raise MatchError("game_end: the game is not over")
+    raise MatchError(f"unknown event {event!r}")
+
+
+def _check_game_end(state: MatchState, event: GameEnded) -> None:
+    last = state.games[-1] if state.games else None
+    if last is None or last.winner is not color_of(event.winner) or last.points != event.points:
+        said = "no game ended" if last is None else f"{last.winner.label} {last.points}"
+        raise MatchError(f"game_end {event.winner} {event.points}: the moves say {said}")
+
+
+def effective_events(events: Iterable[Event]) -> list[Event]:
+    """The events that count once every ``undo`` has taken back its turn.
+
+    An undo removes the last ``play`` (or cube action) and everything recorded after it.
+    """
+    out: list[Event] = []
+    for ev in events:
+        if isinstance(ev, Undone):
+            for i in range(len(out) - 1, -1, -1):
+                if isinstance(out[i], (Moved, Doubled, Took, Dropped, Beavered)):
+                    del out[i:]
+                    break
+            continue
+        out.append(ev)
+    return out
+
+
+def replay(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
+    """Fold events (honouring undo) into the match state."""
+    st = state or MatchState.new()
+    for ev in effective_events(events):
+        if isinstance(ev, GameEnded):
+            _check_game_end(st, ev)
+            continue
+        st = apply(st, ev)
+    return st
+
+
+# --- gnubg Match ID ---------------------------------------------------------------------------
+# 66 bits, least significant first: cube log2 (4), cube owner (2; 3 = centred), player on roll
+# (1), Crawford (1), game state (3), player to decide (1), doubled (1), resignation (2), dice
+# (3+3), match length (15), score of player 0 (15), score of player 1 (15), Jacoby rule (1).
+# White = player 0.
+
+_FIELDS = (("cube", 4), ("owner", 2), ("move", 1), ("crawford", 1), ("state", 3), ("turn", 1),
+           ("doubled", 1), ("resign", 2), ("die0", 3), ("die1", 3), ("length", 15),
+           ("score0", 15), ("score1", 15), ("jacoby", 1))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchIdFields:
+    cube: int = 1
+    owner: Color | None = None
+    move: Color = Color.WHITE
+    crawford: bool = False
+    state: int = 0  # 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped
+    turn: Color = Color.WHITE
+    doubled: bool = False
+    resign: int = 0
+    dice: tuple[int, int] = (0, 0)
+    length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+
+def _pack(f: MatchIdFields) -> str:
+    values = {
+        "cube": f.cube.bit_length() - 1, "owner": 3 if f.owner is None else int(f.owner),
+        "move": int(f.move), "crawford": int(f.crawford), "state": f.state,
+        "turn": int(f.turn), "doubled": int(f.doubled), "resign": f.resign,
+        "die0": f.dice[0], "die1": f.dice[1], "length": f.length,
+        "score0": f.score[0], "score1": f.score[1],
+        "jacoby": int(f.jacoby),
+    }
+    bits = 0
+    shift = 0
+    for name, width in _FIELDS:
+        bits |= (values[name] & ((1 << width) - 1)) << shift
+        shift += width
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+def decode_match_id(match_id: str) -> MatchIdFields:
+    """Decode a gnubg Match ID (12 characters).
+
+    :raises InvalidMatchIdError: not a Match ID.
+    """
+    text = match_id.strip()
+    try:
+        if len(text) != 12:
+            raise ValueError
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise InvalidMatchIdError(f"bad Match ID {match_id!r}: expected 12 base64 characters "
+                                  f"like 'cAkAAAAAAAAA'") from None
+    bits = int.from_bytes(raw, "little")
+    v: dict[str, int] = {}
+    for name, width in _FIELDS:
+        v[name] = bits & ((1 << width) - 1)
+        bits >>= width
+    if v["owner"] == 2 or v["state"] > 4 or v["die0"] > 6 or v["die1"] > 6:
+        raise InvalidMatchIdError(f"bad Match ID {match_id!r}: fields out of range")
+    return MatchIdFields(
+        cube=1 << v["cube"], owner=None if v["owner"] == 3 else Color(v["owner"]),
+        move=Color(v["move"]), crawford=bool(v["crawford"]), state=v["state"],
+        turn=Color(v["turn"]), doubled=bool(v["doubled"]), resign=v["resign"],
+        dice=(v["die0"], v["die1"]), length=v["length"], score=(v["score0"], v["score1"]),
+        jacoby=bool(v["jacoby"]),
+    )
+
+
+def encode_match_id(state: MatchState) -> str:
+    game = state.game
+    if game is None:
+        return _pack(MatchIdFields(length=state.settings.length, score=state.score,
+                                   jacoby=state.settings.jacoby))
+    if game.phase is Phase.OVER:
+        gs = 4 if game.result and game.result.termination == "drop" else (
+            3 if game.result and game.result.termination == "resign" else 2)
+    else:
+        gs = 1
+    dice = (game.dice.a, game.dice.b) if game.dice and game.phase is Phase.MOVE else (0, 0)
+    return _pack(MatchIdFields(
+        cube=game.cube.value, owner=game.cube.owner, move=game.turn,
+        crawford=game.crawford, state=gs, turn=game.decider,
+        doubled=game.phase is Phase.DOUBLED, dice=dice, length=state.settings.length,
+        score=state.score, jacoby=state.settings.jacoby,
+    ))
+
+
+def match_id_fields(match_id: str) -> MatchIdFields:
+    return decode_match_id(match_id)
+
+
+def encode_fields(fields: MatchIdFields) -> str:
+    return _pack(fields)
+
+
+__all__ = [
+    "GameResult",
+    "GameState",
+    "MatchIdFields",
+    "MatchSettings",
+    "MatchState",
+    "Phase",
+    "Termination",
+    "apply",
+    "decode_match_id",
+    "effective_events",
+    "encode_fields",
+    "encode_match_id",
+    "replay",
+]

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The README's test command: install everything the tests need, then lint, type-check, test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+need=()
+command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || need+=(gnubg)
+command -v systemd-analyze >/dev/null || need+=(systemd)
+if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+python3 -m venv .venv
+. .venv/bin/activate
+python -m pip install -q --upgrade pip
+python -m pip install -q -e ".[test]"
+ruff check pibg tests benchmarks
+mypy
+python -m pytest -q
