@@ -11,7 +11,7 @@ LED layout (28 LEDs, one strip): index 0..23 = points 1..24 numbered from White'
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 N_LEDS = 28
 LED_BAR = 24
@@ -31,7 +31,7 @@ WHITE_LIGHT: RGB = (255, 255, 255)
 PURPLE: RGB = (160, 0, 255)
 
 
-class Sound(str, Enum):
+class Sound(StrEnum):
     NONE = "none"
     ILLEGAL = "illegal"
     ASK = "ask"
@@ -41,7 +41,7 @@ class Sound(str, Enum):
     MATCH_WON = "match_won"
 
 
-class Animation(str, Enum):
+class Animation(StrEnum):
     NONE = "none"
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"

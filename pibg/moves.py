@@ -8,6 +8,7 @@ joined (``13/5``) unless it hits on the way (``13/7*/5``), identical moves count
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -200,7 +201,7 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...]:
         if repeat < 1 or repeat > 4:
             raise InvalidMoveError(f"bad play {text!r}: repeat count must be 1-4")
         hops = []
-        for src, dst in zip(pts, pts[1:], strict=False):
+        for src, dst in itertools.pairwise(pts):
             if src == OFF or dst == BAR or dst >= src:
                 raise InvalidMoveError(
                     f"bad play {text!r}: {_fmt_point(src)}/{_fmt_point(dst)} does not move forward"
