@@ -63,7 +63,7 @@ class CameraConfig:
     #: USB camera index for ``opencv`` (ignored when ``path`` is set).
     device: int = _spec(0, min=0, max=63)
     #: A video file (``opencv``) or an image folder (``folder``).
-    path: Path | None = _spec(None)  # noqa: RUF009
+    path: Path | None = _spec(None)
     size: tuple[int, int] = _spec((1280, 960), min=16, max=8192)
     fps: float = _spec(5.0, min=0.5, max=60.0)
     lores_size: tuple[int, int] = _spec((320, 240), min=16, max=2048)
@@ -71,7 +71,7 @@ class CameraConfig:
 
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
-    calibration: Path = _spec(Path("/var/lib/pibg/calibration.json"))  # noqa: RUF009
+    calibration: Path = _spec(Path("/var/lib/pibg/calibration.json"))
     #: How long the board must look the same before a position is taken as played.
     stable_seconds: float = _spec(1.0, min=0.0, max=30.0)
 
@@ -107,7 +107,7 @@ class SerialConfig:
 
 @dataclass(frozen=True, slots=True)
 class RecordsConfig:
-    directory: Path = _spec(Path("/var/lib/pibg/records"))  # noqa: RUF009
+    directory: Path = _spec(Path("/var/lib/pibg/records"))
 
 
 @dataclass(frozen=True, slots=True)

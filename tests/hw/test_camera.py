@@ -202,7 +202,7 @@ def test_stalled_picamera2_raises_instead_of_hanging() -> None:
     fake = FakePicamera2(stall=True)
     with (
         PiCamera2Source(camera_factory=lambda n: fake, sleep=lambda s: None) as src,
-        pytest.raises(CameraUnavailableError, match="no frame within 0.5 s"),
+        pytest.raises(CameraUnavailableError, match=r"no frame within 0\.5 s"),
     ):
         src.read(timeout=0.5)
 

@@ -65,7 +65,7 @@ def test_unknown_key_is_one_line_error_naming_key_and_file(tmp_path: Path) -> No
     ],
 )
 def test_bad_values(text: str, expected: str) -> None:
-    with pytest.raises(ConfigError, match="^/etc/pibg/pibg.toml: ") as err:
+    with pytest.raises(ConfigError, match=r"^/etc/pibg/pibg\.toml: ") as err:
         parse_config(text, "/etc/pibg/pibg.toml")
     assert expected in str(err.value)
     assert "\n" not in str(err.value)
