@@ -69,11 +69,12 @@ def _undo_step(me: list[int], opp: list[int], s: int, d: int, hit: bool) -> None
 
 
 class _Collector:
-    __slots__ = ("best", "found", "me", "opp")
+    __slots__ = ("best", "found", "me", "opp", "outside")
 
     def __init__(self, me: list[int], opp: list[int]) -> None:
         self.me = me
         self.opp = opp
+        self.outside = sum(me[6:25])  # checkers not yet home (bar included)
         self.best = 0  # most steps used so far
         # key -> (steps, dice values used)
         self.found: dict[tuple[int, ...], tuple[tuple[_Step, ...], tuple[int, ...]]] = {}
@@ -85,51 +86,71 @@ class _Collector:
         if n > self.best:
             self.best = n
             self.found.clear()
-        key = tuple(self.me) + tuple(self.opp)
+        key = (*self.me, *self.opp)
         if key not in self.found:
             self.found[key] = (tuple(steps), tuple(used))
 
 
-def _search_double(c: _Collector, d: int, start: int, left: int,
-                   steps: list[_Step], used: list[int]) -> None:
-    me, opp = c.me, c.opp
-    moved = False
-    if left:
-        s = start
-        while s >= 0:
-            if me[s] and _can_step(me, opp, s, d):
-                hit = _do_step(me, opp, s, d)
-                steps.append((s, s - d, hit))
-                used.append(d)
-                _search_double(c, d, s, left - 1, steps, used)
-                steps.pop()
-                used.pop()
-                _undo_step(me, opp, s, d, hit)
-                moved = True
-            s -= 1
-    if not moved:
-        c.record(steps, used)
-
-
-def _search_pair(c: _Collector, dice: tuple[int, ...], steps: list[_Step],
-                 used: list[int]) -> None:
+def _search(c: _Collector, dice: tuple[int, ...], start: int, steps: list[_Step],
+            used: list[int]) -> None:
+    """Depth-first over the remaining ``dice``; with doubles (``start`` < 25) sources never
+    increase, which reaches every result of a double once without trying every order."""
     me, opp = c.me, c.opp
     moved = False
     if dice:
         d = dice[0]
         rest = dice[1:]
-        for s in range(24, -1, -1):
-            if me[s] and _can_step(me, opp, s, d):
-                hit = _do_step(me, opp, s, d)
-                steps.append((s, s - d, hit))
-                used.append(d)
-                _search_pair(c, rest, steps, used)
-                steps.pop()
-                used.pop()
-                _undo_step(me, opp, s, d, hit)
-                moved = True
+        double = start < 25
+        s = 24 if me[24] else min(start, 23)
+        low = 24 if me[24] else 0
+        while s >= low:
+            if me[s]:
+                t = s - d
+                if t >= 0:
+                    ok = opp[23 - t] < 2
+                elif c.outside:
+                    ok = False
+                elif t == -1:
+                    ok = True
+                else:
+                    ok = True
+                    for i in range(s + 1, 6):
+                        if me[i]:
+                            ok = False
+                            break
+                if ok:
+                    moved = True
+                    me[s] -= 1
+                    came_home = s >= 6 and t < 6
+                    if came_home:
+                        c.outside -= 1
+                    hit = False
+                    if t >= 0:
+                        me[t] += 1
+                        if opp[23 - t] == 1:
+                            opp[23 - t] = 0
+                            opp[24] += 1
+                            hit = True
+                    steps.append((s, t, hit))
+                    used.append(d)
+                    _search(c, rest, s if double else 25, steps, used)
+                    steps.pop()
+                    used.pop()
+                    if t >= 0:
+                        me[t] -= 1
+                        if hit:
+                            opp[23 - t] = 1
+                            opp[24] -= 1
+                    if came_home:
+                        c.outside += 1
+                    me[s] += 1
+            s -= 1
     if not moved:
         c.record(steps, used)
+
+
+# every possible single step, built once: plays share these immutable values
+_MOVE = {(s, t): Move(s + 1, max(t + 1, OFF)) for s in range(25) for t in range(-6, s)}
 
 
 def _to_play(pos: Position, key: tuple[int, ...], steps: tuple[_Step, ...]) -> Play:
@@ -139,8 +160,8 @@ def _to_play(pos: Position, key: tuple[int, ...], steps: tuple[_Step, ...]) -> P
         result = Position._make(me, opp, pos.turn)
     else:
         result = Position._make(opp, me, pos.turn)
-    moves = tuple(Move(s + 1, max(t + 1, OFF)) for s, t, _ in steps)
-    return Play(moves, tuple(h for _, _, h in steps), result)
+    return Play(tuple([_MOVE[s, t] for s, t, _ in steps]), tuple([h for _, _, h in steps]),
+                result)
 
 
 def legal_plays(position: Position, dice: Dice | Sequence[int]) -> list[Play]:
@@ -157,10 +178,10 @@ def legal_plays(position: Position, dice: Dice | Sequence[int]) -> list[Play]:
     opp = list(position.opponent)
     c = _Collector(me, opp)
     if dice.is_double:
-        _search_double(c, dice.a, 24, 4, [], [])
+        _search(c, (dice.a,) * 4, 24, [], [])
     else:
-        _search_pair(c, (dice.a, dice.b), [], [])
-        _search_pair(c, (dice.b, dice.a), [], [])
+        _search(c, (dice.a, dice.b), 25, [], [])
+        _search(c, (dice.b, dice.a), 25, [], [])
     found = c.found
     if c.best == 0:
         return []

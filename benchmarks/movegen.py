@@ -1,0 +1,97 @@
+"""Move-generation speed: pibg's pure-Python ``legal_plays`` beside gnubg's C generator.
+
+Runs all 21 rolls over the distinct positions of ``../shared/golden/movegen.jsonl`` (positions
+from real self-play games and built ones; falls back to the committed sample in
+``tests/data``), single-threaded, and prints a markdown table: plays/s, time per
+(position, roll) at p50/p99/max, and the same work by the ``gnubg`` Python module's C move
+generator when it is installed (``pip install gnubg``).
+
+    python benchmarks/movegen.py [--positions N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import time
+from pathlib import Path
+
+from pibg.position import Position
+from pibg.rules import legal_plays
+
+ROOT = Path(__file__).resolve().parent.parent
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+def load_positions(limit: int) -> tuple[list[str], str]:
+    shared = ROOT.parent / "shared" / "golden" / "movegen.jsonl"
+    if shared.exists():
+        path, opener = shared, open
+    else:
+        path, opener = ROOT / "tests" / "data" / "movegen_sample.jsonl.gz", gzip.open
+    seen: dict[str, None] = {}
+    with opener(path, "rt") as f:  # type: ignore[operator]
+        for line in f:
+            seen[json.loads(line)["position_id"]] = None
+    ids = list(seen)[:limit]
+    return ids, str(path.relative_to(ROOT.parent) if shared.exists() else path.relative_to(ROOT))
+
+
+def bench_pibg(ids: list[str]) -> tuple[list[float], int, float]:
+    times: list[float] = []
+    plays = 0
+    positions = [Position.from_id(i) for i in ids]
+    t0 = time.perf_counter()
+    for pos in positions:
+        for roll in ROLLS:
+            t = time.perf_counter()
+            plays += len(legal_plays(pos, roll))
+            times.append(time.perf_counter() - t)
+    return times, plays, time.perf_counter() - t0
+
+
+def bench_gnubg(ids: list[str]) -> tuple[float, int] | None:
+    try:
+        import gnubg  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    boards = [gnubg.positionfromid(i) for i in ids]
+    cube, ctx = gnubg.cubeinfo(), gnubg.evalcontext()
+    plays = 0
+    t0 = time.perf_counter()
+    for board in boards:
+        for roll in ROLLS:
+            # the module exposes generation only with a 0-ply evaluation of each play
+            plays += len(gnubg.find_best_moves(board, cube, ctx, roll))
+    return time.perf_counter() - t0, plays
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=12000)
+    args = ap.parse_args()
+    ids, source = load_positions(args.positions)
+    times, plays, total = bench_pibg(ids)
+    calls = len(times)
+    ms = sorted(t * 1000 for t in times)
+    p50 = statistics.median(ms)
+    p99 = ms[int(0.99 * (len(ms) - 1))]
+    print(f"data: {source}, {len(ids)} positions x 21 rolls = {calls} (position, roll) pairs\n")
+    print("| generator | total s | pairs/s | plays/s | p50 ms | p99 ms | max ms |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| pibg (pure Python) | {total:.2f} | {calls / total:,.0f} | {plays / total:,.0f} "
+          f"| {p50:.3f} | {p99:.3f} | {ms[-1]:.2f} |")
+    g = bench_gnubg(ids)
+    if g is None:
+        print("| gnubg C (Python module) | not installed (pip install gnubg) | | | | | |")
+    else:
+        gt, gplays = g
+        print(f"| gnubg C, find_best_moves (generation + 0-ply eval) | {gt:.2f} "
+              f"| {calls / gt:,.0f} | {gplays / gt:,.0f} | | | |")
+        print(f"\npibg / gnubg total time: {total / gt:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
