@@ -1,0 +1,336 @@
+"""The match journal: one append-only JSON Lines file per match, one event a line.
+
+Each line is an event's JSON object (:meth:`pibg.events.Event.to_json`) with a ``seq`` number
+(1 for the first line, counting up) and, when the caller gives one, a ``ts`` string (the core
+has no clock). :meth:`Journal.append` writes the whole line with one ``os.write`` and returns
+only after ``os.fsync``: an event is acknowledged then, and not before.
+
+Opening an existing journal reads every line. A power cut can leave the *last* line torn (no
+trailing newline, or not JSON); that tail is copied to ``<journal>.torn-<n>`` beside the
+journal, cut off, and reported in :attr:`Journal.recovery` (and logged as a warning) rather
+than raised. A bad line anywhere *else* is damage no power cut explains: :class:`JournalError`
+names the file and the line, and nothing is dropped silently.
+
+>>> import tempfile, os
+>>> from pibg.events import MatchStarted, MatchSettings
+>>> path = os.path.join(tempfile.mkdtemp(), "match.jsonl")
+>>> with Journal.open(path) as j:
+...     j.append(MatchStarted(MatchSettings(length=5)), ts="2026-11-22T15:00:00Z")
+1
+>>> Journal.open(path).events()[0].settings.length
+5
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from pibg.events import Event, event_from_json
+from pibg.exc import JournalError
+
+if TYPE_CHECKING:
+    from pibg.match import MatchState
+
+log = logging.getLogger(__name__)
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One journal line: its sequence number, the caller's time stamp, and the event."""
+
+    seq: int
+    ts: str | None
+    event: Event
+
+
+def encode_line(seq: int, event: Event, ts: str | None = None) -> bytes:
+    """The bytes of one journal line (newline included)."""
+    data: dict[str, Any] = {"seq": seq}
+    if ts is not None:
+        data["ts"] = ts
+    data.update(event.to_json())
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return (text + "\n").encode("utf-8")
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems refuse directory fsync
+        pass
+    finally:
+        os.close(fd)
+
+
+def _torn_path(path: Path) -> Path:
+    n = 1
+    while True:
+        candidate = path.with_name(f"{path.name}.torn-{n}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def _parse(path: Path, data: bytes) -> tuple[list[Entry], int, bytes]:
+    """Parse journal bytes: the entries, the length of the good part, and a torn tail."""
+    entries: list[Entry] = []
+    pos = 0
+    lineno = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        lineno += 1
+        if end < 0:  # no newline: the last write did not finish
+            return entries, pos, data[pos:]
+        raw = data[pos:end]
+        is_last = end + 1 == len(data)
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+            if not isinstance(obj, dict):
+                raise ValueError("not a JSON object")
+        except (UnicodeDecodeError, ValueError) as exc:
+            if is_last:
+                return entries, pos, data[pos:]
+            raise JournalError(
+                f"{path}: line {lineno}: corrupt line in the middle of the journal "
+                f"(expected one JSON event object): {exc}"
+            ) from exc
+        seq = obj.get("seq")
+        if seq != lineno:
+            raise JournalError(
+                f"{path}: line {lineno}: expected \"seq\": {lineno}, found {seq!r}"
+            )
+        ts = obj.get("ts")
+        if ts is not None and not isinstance(ts, str):
+            raise JournalError(f"{path}: line {lineno}: \"ts\" must be a string, found {ts!r}")
+        try:
+            event = event_from_json(obj)
+        except JournalError as exc:
+            raise JournalError(f"{path}: line {lineno}: {exc}") from exc
+        entries.append(Entry(lineno, ts, event))
+        pos = end + 1
+    return entries, pos, b""
+
+
+class Journal:
+    """An open match journal. Use :meth:`open`; a context manager; ``close()`` is idempotent.
+
+    :ivar recovery: one line describing a torn tail that was cut off at open, else ``None``.
+    """
+
+    def __init__(self, path: Path, fd: int, entries: list[Entry], size: int,
+                 recovery: str | None) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self._entries = entries
+        self._size = size
+        self.recovery = recovery
+
+    # --- opening ----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: PathLike, *, create: bool = True) -> Journal:
+        """Open (or create) the journal at ``path`` and read what it holds.
+
+        :raises JournalError: the file cannot be opened or locked, or a line other than the
+            last one is corrupt (file name and line number in the message).
+        """
+        p = Path(path)
+        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
+        try:
+            fd = os.open(p, flags, 0o644)
+        except OSError as exc:
+            raise JournalError(f"{p}: cannot open journal: {exc.strerror}") from exc
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                raise JournalError(
+                    f"{p}: journal is in use by another process (close it there first)"
+                ) from exc
+            data = cls._read_all(fd)
+            entries, good, tail = _parse(p, data)
+            recovery = None
+            if tail:
+                recovery = cls._cut_tail(p, fd, good, tail, len(entries))
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(p, fd, entries, good, recovery)
+
+    @staticmethod
+    def _read_all(fd: int) -> bytes:
+        chunks: list[bytes] = []
+        offset = 0
+        while True:
+            chunk = os.pread(fd, 1 << 20, offset)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            offset += len(chunk)
+
+    @staticmethod
+    def _cut_tail(path: Path, fd: int, good: int, tail: bytes, complete: int) -> str:
+        torn = _torn_path(path)
+        try:
+            tfd = os.open(torn, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                view = memoryview(tail)
+                while view:
+                    view = view[os.write(tfd, view):]
+                os.fsync(tfd)
+            finally:
+                os.close(tfd)
+            os.ftruncate(fd, good)
+            os.fsync(fd)
+        except OSError as exc:
+            raise JournalError(
+                f"{path}: cannot set aside the torn last line ({len(tail)} bytes) to {torn}: "
+                f"{exc.strerror}"
+            ) from exc
+        _fsync_dir(path.parent)
+        msg = (f"{path}: recovered {complete} complete events; the torn last line "
+               f"({len(tail)} bytes, line {complete + 1}) was moved to {torn.name}")
+        log.warning(msg)
+        return msg
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def entries(self) -> list[Entry]:
+        """Every line read or written so far, in order."""
+        return list(self._entries)
+
+    def events(self) -> list[Event]:
+        """The events, in order."""
+        return [e.event for e in self._entries]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events())
+
+    @property
+    def next_seq(self) -> int:
+        return len(self._entries) + 1
+
+    def replay(self) -> MatchState:
+        """Fold the events into the match state (:func:`pibg.match.replay`).
+
+        :raises JournalError: an event that does not fit the match so far (with its line).
+        """
+        return replay_entries(self.path, self._entries)
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def append(self, event: Event, ts: str | None = None) -> int:
+        """Write ``event`` as the next line and fsync it; return its ``seq``.
+
+        The event is durable when this returns. On failure nothing of the line stays in the
+        file (it is truncated back) and :class:`JournalError` says what to do.
+
+        :raises JournalError: the journal is closed, the disk is full, or the write failed.
+        """
+        if self._fd is None:
+            raise JournalError(f"{self.path}: journal is closed")
+        seq = self.next_seq
+        line = encode_line(seq, event, ts)
+        fd = self._fd
+        try:
+            view = memoryview(line)
+            while view:  # one write; the loop only finishes a short write (signal, quota)
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._size)
+                os.fsync(fd)
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalError(
+                    f"disk full: could not write event {seq} to {self.path}; free space and "
+                    f"append it again (the journal keeps the {seq - 1} events before it)"
+                ) from exc
+            raise JournalError(
+                f"{self.path}: could not write event {seq}: {exc.strerror}; the journal keeps "
+                f"the {seq - 1} events before it"
+            ) from exc
+        self._size += len(line)
+        self._entries.append(Entry(seq, ts, event))
+        return seq
+
+    def extend(self, events: Sequence[Event], ts: str | None = None) -> None:
+        """Append several events, one fsync each."""
+        for event in events:
+            self.append(event, ts)
+
+    # --- lifetime ---------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._fd is None
+
+    def close(self) -> None:
+        """Release the file; safe to call more than once."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._fd is None else f"{len(self._entries)} events"
+        return f"<Journal {str(self.path)!r} {state}>"
+
+
+def replay_entries(path: PathLike, entries: Sequence[Entry]) -> MatchState:
+    """Fold journal entries into a match state (honouring ``undo``), naming the line of an
+    event that does not fit.
+
+    :raises JournalError: an event the match rules reject (file, line and reason).
+    """
+    from pibg.events import GameEnded, MatchStarted
+    from pibg.exc import PibgError
+    from pibg.match import MatchState, apply, effective_events, replay
+
+    if not entries or not isinstance(entries[0].event, MatchStarted):
+        raise JournalError(f"{path}: line 1: expected a match_start event first")
+    events = [e.event for e in entries]
+    try:
+        return replay(events)
+    except PibgError as first:
+        # find the line: fold the effective events one by one
+        line_of = {id(e.event): e.seq for e in entries}
+        state = MatchState.new()
+        for ev in effective_events(events):
+            try:
+                if not isinstance(ev, GameEnded):
+                    state = apply(state, ev)
+            except PibgError as exc:
+                raise JournalError(f"{path}: line {line_of.get(id(ev), '?')}: {exc}") from exc
+        raise JournalError(f"{path}: {first}") from first
+
+
+def read_events(path: PathLike) -> list[Event]:
+    """The events of a journal, recovering a torn tail as :meth:`Journal.open` does."""
+    with Journal.open(path, create=False) as journal:
+        return journal.events()
