@@ -1,0 +1,265 @@
+"""``pibg doctor``: check the rig piece by piece and say how to fix what is wrong.
+
+Each check is a function ``(Config) -> CheckResult``; :func:`run_checks` runs them in order
+(configuration first) and :func:`format_report` prints one ✓/✗ line each with the fix under it.
+The probes that touch hardware are injectable, so the whole doctor runs in tests::
+
+    results = run_checks(path, probes={"camera": lambda cfg: CheckResult("camera", True, "ok")})
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pibg.config import Config, load_config
+from pibg.exc import PibgError
+from pibg.hw.storage import MIN_FREE_BYTES, DiskUsage, free_bytes
+
+OK_MARK = "✓"
+BAD_MARK = "✗"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+Probe = Callable[[Config], CheckResult]
+
+_BUSY_HINT = "if the service is running it holds the device: sudo systemctl stop pibg"
+
+
+def _busy(text: str) -> bool:
+    low = text.lower()
+    return "busy" in low or "lock" in low or "in use" in low
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+
+def check_config(path: str | os.PathLike[str] | None) -> tuple[CheckResult, Config]:
+    """Load the configuration; on failure the other checks run with the defaults."""
+    try:
+        cfg = load_config(path)
+    except PibgError as exc:
+        return (
+            CheckResult(
+                "config",
+                False,
+                str(exc),
+                "fix the file (see pibg/data/pibg.example.toml); using defaults below",
+            ),
+            Config(),
+        )
+    return CheckResult("config", True, f"{cfg.source} loaded"), cfg
+
+
+def check_camera(cfg: Config, *, timeout: float = 5.0, **source_kwargs: Any) -> CheckResult:
+    """Open the configured source and read one frame."""
+    from pibg.camera import open_source
+
+    what = cfg.camera.source
+    try:
+        with open_source(cfg.camera, **source_kwargs) as cam:
+            frame = cam.read(timeout=timeout)
+    except PibgError as exc:
+        fix = {
+            "picamera2": "check the ribbon cable (contacts facing the board), "
+            "`rpicam-hello --list-cameras`, user in group video",
+            "opencv": "check `ls /dev/video*` and [camera] device / path",
+            "folder": "check [camera] path",
+            "sim": "the simulator needs pibg.sim",
+        }[what]
+        if "not importable" in str(exc):
+            fix = "sudo apt install python3-picamera2; venv made with --system-site-packages"
+        if _busy(str(exc)):
+            fix = _BUSY_HINT
+        return CheckResult("camera", False, f"{what}: {exc}", fix)
+    h, w = frame.shape[:2]
+    return CheckResult("camera", True, f"{what}: got a {w}x{h} frame")
+
+
+def check_pins(cfg: Config, *, pin_factory: Any = None) -> CheckResult:
+    """Claim every configured button pin through gpiozero's factory, then release them."""
+    pins = cfg.buttons.pins()
+    if not pins:
+        return CheckResult("buttons", True, "no buttons configured")
+    try:
+        from gpiozero import Button, Device
+        from gpiozero.exc import GPIOZeroError
+    except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
+        return CheckResult("buttons", False, f"gpiozero missing: {exc}", "pip install gpiozero")
+    claimed: list[Any] = []
+    try:
+        for name, pin in pins.items():
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    claimed.append(Button(pin, pull_up=True, pin_factory=pin_factory))
+            except (GPIOZeroError, OSError, RuntimeError) as exc:
+                factory = os.environ.get("GPIOZERO_PIN_FACTORY", "(auto)")
+                tried = "; ".join(str(w.message) for w in caught)
+                return CheckResult(
+                    "buttons",
+                    False,
+                    f"{name} on GPIO{pin}: {type(exc).__name__}: {exc}"
+                    + (f" ({tried})" if tried else ""),
+                    f"GPIOZERO_PIN_FACTORY={factory}: on the Pi install python3-lgpio, set "
+                    "GPIOZERO_PIN_FACTORY=lgpio, add the user to group gpio, run from a "
+                    "writable directory; check that no other program uses the pin",
+                )
+        factory_name = type(pin_factory or Device.pin_factory).__name__
+        stuck = [n for n, b in zip(pins, claimed, strict=True) if b.is_pressed]
+    finally:
+        for b in claimed:
+            b.close()
+    listing = ", ".join(f"{n}=GPIO{p}" for n, p in pins.items())
+    if stuck:
+        return CheckResult(
+            "buttons",
+            False,
+            f"{', '.join(stuck)} reads as pressed ({listing})",
+            "a button wired to 3V3 instead of GND, or a short to GND",
+        )
+    return CheckResult("buttons", True, f"{listing} via {factory_name}")
+
+
+def check_serial(cfg: Config, *, transport_factory: Any = None) -> CheckResult:
+    """Find the Pico, open its port and say HELLO."""
+    from pibg.hw.link import Link, SerialTransport, resolve_port
+
+    try:
+        path = resolve_port(cfg.serial.port)
+        transport = (transport_factory or (lambda p: SerialTransport(p, cfg.serial.baud)))(path)
+    except PibgError as exc:
+        fix = (
+            _BUSY_HINT
+            if _busy(str(exc))
+            else (
+                "plug the Pico in with a data USB cable; `ls /dev/serial/by-id/`; "
+                "user in group dialout"
+            )
+        )
+        return CheckResult("serial", False, str(exc), fix)
+    try:
+        info = Link(transport).hello()
+    except PibgError as exc:
+        return CheckResult(
+            "serial",
+            False,
+            f"{path}: {exc}",
+            "flash the firmware: mpremote cp hardware/pico/protocol.py hardware/pico/main.py : "
+            "then reset the Pico (see hardware/README.md)",
+        )
+    finally:
+        transport.close()
+    return CheckResult(
+        "serial", True, f"{path}: pibg-pico firmware {info.firmware}, {info.leds} LEDs"
+    )
+
+
+def check_calibration(cfg: Config) -> CheckResult:
+    path = cfg.vision.calibration
+    fix = "run `pibg calibrate` with the empty board in view"
+    if not path.exists():
+        return CheckResult("calibration", False, f"{path} does not exist", fix)
+    try:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json":
+            json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return CheckResult("calibration", False, f"{path}: unreadable: {exc}", fix)
+    if not text.strip():
+        return CheckResult("calibration", False, f"{path} is empty", fix)
+    return CheckResult("calibration", True, f"{path}")
+
+
+def check_disk(
+    cfg: Config,
+    *,
+    min_free: int = MIN_FREE_BYTES,
+    usage: Callable[[str], DiskUsage] | None = None,
+) -> CheckResult:
+    """The records directory exists (or can be made), is writable and has room."""
+    d = cfg.records.directory
+    probe = d
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        return CheckResult(
+            "disk",
+            False,
+            f"{d}: not writable by this user",
+            "the service's StateDirectory=pibg makes /var/lib/pibg; "
+            "for manual runs choose a [records] directory you own",
+        )
+    free = free_bytes(d, usage)
+    mb = free // (1024 * 1024)
+    if free < min_free:
+        return CheckResult(
+            "disk",
+            False,
+            f"{d}: only {mb} MB free",
+            "delete old records or move [records] directory to a bigger disk",
+        )
+    return CheckResult("disk", True, f"{d}: {mb} MB free")
+
+
+DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "disk")
+
+
+def default_probes() -> dict[str, Probe]:
+    return {
+        "camera": check_camera,
+        "buttons": check_pins,
+        "serial": check_serial,
+        "calibration": check_calibration,
+        "disk": check_disk,
+    }
+
+
+def run_checks(
+    config_path: str | os.PathLike[str] | None,
+    *,
+    probes: Mapping[str, Probe] | None = None,
+    skip: Iterable[str] = (),
+) -> list[CheckResult]:
+    """Run the configuration check, then every probe (``probes`` overrides the defaults)."""
+    first, cfg = check_config(config_path)
+    results = [first]
+    table = default_probes()
+    table.update(probes or {})
+    skipped = set(skip)
+    for name in DEFAULT_ORDER + tuple(k for k in table if k not in DEFAULT_ORDER):
+        if name in skipped:
+            continue
+        try:
+            results.append(table[name](cfg))
+        except Exception as exc:  # a probe bug must not hide the other checks
+            results.append(
+                CheckResult(
+                    name, False, f"check crashed: {type(exc).__name__}: {exc}", "please report this"
+                )
+            )
+    return results
+
+
+def format_report(results: Iterable[CheckResult]) -> str:
+    lines = []
+    for r in results:
+        lines.append(f"{OK_MARK if r.ok else BAD_MARK} {r.name:<12} {r.detail}")
+        if not r.ok and r.fix:
+            lines.append(f"  {'':<12} fix: {r.fix}")
+    return "\n".join(lines)
+
+
+def exit_code(results: Iterable[CheckResult]) -> int:
+    return 0 if all(r.ok for r in results) else 1
