@@ -30,11 +30,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pibg.exc import PibgError  # noqa: E402
-from pibg.observation import BoardObservation  # noqa: E402
-from pibg.vision.calibrate import find_board  # noqa: E402
-from pibg.vision.geometry import VisionConfig  # noqa: E402
-from pibg.vision.pipeline import Vision  # noqa: E402
+from pibg.exc import PibgError
+from pibg.observation import BoardObservation
+from pibg.vision.calibrate import find_board
+from pibg.vision.geometry import VisionConfig
+from pibg.vision.pipeline import Vision
 
 
 @dataclass

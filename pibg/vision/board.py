@@ -53,53 +53,144 @@ class SlotReading:
         return np.asarray(e / e.sum(-1, keepdims=True), np.float64)
 
 
-def lab_image(canon: Array) -> Array:
-    return np.asarray(cv2.cvtColor(canon, cv2.COLOR_BGR2LAB), np.float32)
+def float_image(canon: Array) -> Array:
+    """The canonical BGR image as float32 (samples are averaged in BGR, where a change of
+    exposure or white balance is a gain per channel)."""
+    return np.asarray(canon, np.float32)
 
 
-def sample_discs(cfg: VisionConfig, layout: Layout, lab: Array,
+def to_lab(bgr: Array) -> Array:
+    """BGR colours (..., 3) in 0-255 -> Lab on OpenCV's 8-bit scale (L 0-255, a/b centred 128)."""
+    b = np.clip(np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0, 0.0, 1.0)
+    lab = cv2.cvtColor(b, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    lab = lab * np.array([255.0 / 100.0, 1.0, 1.0], np.float32) + np.array([0, 128, 128],
+                                                                          np.float32)
+    return np.asarray(lab, np.float32).reshape(np.shape(bgr))
+
+
+def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
+    """Per-channel gain of this frame against the calibration, one per group of places.
+
+    ``feat``/``background`` (..., 3) BGR; ``groups`` (...) integer labels (e.g. board
+    quadrants). Most places are empty, so the median ratio is the change of light; checkers
+    are outliers. Returns gains shaped like ``feat``.
+    """
+    ratio = (feat + 4.0) / (background + 4.0)
+    flat_r = ratio.reshape(-1, 3)
+    glob = np.median(flat_r, 0)
+    out = np.empty_like(flat_r)
+    g = groups.reshape(-1)
+    for label in np.unique(g):
+        m = g == label
+        local = np.median(flat_r[m], 0) if m.sum() >= 8 else glob
+        # A quadrant full of checkers must not drag its gain far from the whole board's.
+        out[m] = np.clip(local, glob * 0.8, glob * 1.25)
+    return np.asarray(np.clip(out, 0.2, 5.0), np.float32).reshape(feat.shape)
+
+
+def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
                  centres: Array) -> Array:
-    """Mean Lab over a small box round each centre; ``centres`` (..., 2) -> (..., 3)."""
+    """Mean colour over a small box round each centre; ``centres`` (..., 2) -> (..., 3)."""
     r = max(1, round(layout.checker_px * cfg.sample_radius))
-    h, w = lab.shape[:2]
+    h, w = img.shape[:2]
     c = np.asarray(centres, np.float32)
     flat = c.reshape(-1, 2)
     xs = np.clip(np.round(flat[:, 0]).astype(np.int32), r, w - r - 1)
     ys = np.clip(np.round(flat[:, 1]).astype(np.int32), r, h - r - 1)
     # An integral image makes every box mean O(1).
-    ii = cv2.integral(lab)
+    ii = cv2.integral(img)
     x0, x1, y0, y1 = xs - r, xs + r + 1, ys - r, ys + r + 1
     s = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
     out = s / float((2 * r + 1) ** 2)
     return np.asarray(out, np.float32).reshape(*c.shape[:-1], 3)
 
 
-def gain_corrected(feat: Array, background: Array, mask: Array) -> Array:
-    """Scale lightness so that places believed empty match the calibration's brightness."""
-    if mask.sum() < 5:
-        return feat
-    ratio = float(np.median(feat[..., 0][mask] / np.maximum(background[..., 0][mask], 1.0)))
-    ratio = min(max(ratio, 0.3), 3.0)
-    out = feat.copy()
-    out[..., 0] = out[..., 0] / ratio
-    return out
-
-
 def classify_places(cfg: VisionConfig, feat: Array, background: Array,
-                    white: ColourModel, black: ColourModel, rounds: int = 2) -> SlotReading:
-    """Distances of each place to empty / White / Black, correcting for a change of light."""
+                    white: ColourModel, black: ColourModel) -> SlotReading:
+    """Distances of each place to empty / White / Black; all colours in Lab."""
     bs = np.asarray(cfg.background_sigma, np.float32)
-    f = feat
-    reading = SlotReading(np.zeros(feat.shape[:-1], np.float32),
-                          np.zeros(feat.shape[:-1], np.float32),
-                          np.zeros(feat.shape[:-1], np.float32))
-    for i in range(rounds):
-        reading = SlotReading(
-            np.asarray((((f - background) / bs) ** 2).sum(-1), np.float32),
-            white.dist2(f), black.dist2(f))
-        if i + 1 < rounds:
-            f = gain_corrected(feat, background, reading.classes() == EMPTY)
-    return reading
+    return SlotReading(
+        np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32),
+        white.dist2(feat), black.dist2(feat))
+
+
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
+
+
+def gradients(canon: Array) -> tuple[Array, Array, float]:
+    """Colour gradients of the canonical view: (gx, gy) each (H, W, 3) and a scale (median
+    gradient magnitude) that makes edge strengths independent of the light."""
+    img = cv2.GaussianBlur(np.asarray(canon, np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.abs(gx).sum(-1) + np.abs(gy).sum(-1)
+    return gx, gy, float(np.median(mag[::4, ::4])) + 1.0
+
+
+def ring_scores(cfg: VisionConfig, layout: Layout, grads: tuple[Array, Array, float],
+                centres: Array) -> Array:
+    """Evidence of a checker's round edge at each centre: the share of a circle (checker radius,
+    searched over small shifts and radii) where the colour changes across the circle."""
+    gx, gy, scale = grads
+    h, w = gx.shape[:2]
+    c = np.asarray(centres, np.float32).reshape(-1, 2)
+    cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
+    r0 = layout.checker_px / 2
+    best = np.zeros(len(c), np.float32)
+    s = cfg.ring_shift * layout.u
+    for dr in (-cfg.ring_radius_slack, 0.0, cfg.ring_radius_slack):
+        rr = r0 * (1.0 + dr)
+        for dx in (-s, 0.0, s):
+            for dy in (-s, 0.0, s):
+                px = c[:, 0, None] + dx + rr * cos[None]
+                py = c[:, 1, None] + dy + rr * sin[None]
+                xi = np.clip(np.rint(px).astype(np.intp), 0, w - 1)
+                yi = np.clip(np.rint(py).astype(np.intp), 0, h - 1)
+                rad = np.abs(gx[yi, xi] * cos[None, :, None] + gy[yi, xi] * sin[None, :, None])
+                strong = (rad.sum(-1) > cfg.ring_edge * scale).mean(1)
+                best = np.maximum(best, strong)
+    return best.reshape(np.shape(centres)[:-1])
+
+
+@dataclass(frozen=True, slots=True)
+class RingModel:
+    """Ring evidence on occupied and on empty places, learnt at calibration."""
+
+    occupied: tuple[float, float]  #: mean, sigma
+    empty: tuple[float, float]
+
+    def llr(self, r: Array) -> Array:
+        """log P(r | checker) - log P(r | empty)."""
+        mo, so = self.occupied
+        me, se = self.empty
+        lo = -0.5 * ((r - mo) / so) ** 2 - np.log(so)
+        le = -0.5 * ((r - me) / se) ** 2 - np.log(se)
+        return np.asarray(lo - le, np.float32)
+
+
+def occupancy_logits(cfg: VisionConfig, reading: SlotReading, ring: Array | None,
+                     ring_model: RingModel | None) -> Array:
+    """Log-odds that each place holds a checker, from colour and (if known) the round edge."""
+    colour = 0.5 * (reading.d_empty - np.minimum(reading.d_white, reading.d_black))
+    logit = np.clip(colour, -cfg.colour_clip, cfg.colour_clip) * cfg.colour_weight
+    if ring is not None and ring_model is not None:
+        logit = logit + np.clip(ring_model.llr(ring), -cfg.ring_clip, cfg.ring_clip)
+    return np.asarray(logit, np.float32)
+
+
+def counts_from_logits(logits: Array, reading: SlotReading) -> tuple[Array, Array, Array]:
+    """Checkers sit in a run from the base: the run length n maximising the summed log-odds
+    of its places (and the emptiness of the rest). Returns (run, colour, log-score per n)."""
+    n_pts, k = logits.shape
+    cum = np.concatenate([np.zeros((n_pts, 1), np.float32), np.cumsum(logits, 1)], 1)
+    run = np.argmax(cum, 1)
+    # Colour: summed evidence White vs Black over the run (at least the base place).
+    cev = 0.5 * (reading.d_black - reading.d_white)
+    colour = np.zeros(n_pts, np.int8)
+    for p in range(n_pts):
+        m = max(int(run[p]), 1)
+        colour[p] = WHITE if float(cev[p, :m].sum()) >= 0 else BLACK
+    return run, colour, cum
 
 
 def run_counts(classes: Array) -> tuple[Array, Array]:
@@ -115,39 +206,38 @@ def run_counts(classes: Array) -> tuple[Array, Array]:
     return run, colour
 
 
-def point_reads(probs: Array, run: Array, colour: Array,
+def point_reads(cum: Array, reading: SlotReading, run: Array, colour: Array,
                 extra: Array) -> tuple[RegionRead, ...]:
-    """Turn per-place probabilities into a RegionRead per point.
+    """A RegionRead per point from the run log-scores ``cum`` (24, K+1).
 
-    ``probs`` (24, K, 3). The likelihood of a count n of colour c is the product over places of
-    P(occupied by c) for the first n and P(empty) beyond. ``extra`` (24,) holds checkers inferred
-    in a second layer; they are added to the count with a little doubt about their number.
+    P(n) follows exp(cum[n]); the colour of a run from the summed colour evidence over it.
+    ``extra`` (24,) holds checkers inferred in a second layer; they are added to the count with
+    a little doubt about their number.
     """
     reads = []
-    k = probs.shape[1]
-    eps = 1e-6
-    for p in range(probs.shape[0]):
-        pe = np.maximum(probs[p, :, EMPTY], eps)
-        table: dict[int, float] = {}
-        for c, sign in ((WHITE, 1), (BLACK, -1)):
-            pc = np.maximum(probs[p, :, c], eps)
-            for n in range(0, k + 1):
-                lik = float(np.prod(pc[:n]) * np.prod(pe[n:]))
-                key = sign * n
-                table[key] = max(table.get(key, 0.0), lik)
-        total = sum(table.values())
-        dist = {n: v / total for n, v in table.items()}
+    cev = 0.5 * (reading.d_black - reading.d_white)
+    for p in range(cum.shape[0]):
+        sc = cum[p] - cum[p].max()
+        pn = np.exp(np.maximum(sc, -30.0))
+        pn /= pn.sum()
+        dist: dict[int, float] = {}
+        for n, pr in enumerate(pn):
+            if n == 0:
+                dist[0] = dist.get(0, 0.0) + float(pr)
+                continue
+            e = float(np.clip(cev[p, :n].sum(), -30, 30))
+            pw = 1.0 / (1.0 + np.exp(-e))
+            dist[n] = dist.get(n, 0.0) + float(pr) * pw
+            dist[-n] = dist.get(-n, 0.0) + float(pr) * (1.0 - pw)
         if extra[p]:
             sign = 1 if colour[p] == WHITE else -1
             base = sign * int(run[p])
-            keep = dist.get(base, 0.0)
-            shifted = {n: v for n, v in dist.items() if n != base}
-            e = int(extra[p])
+            keep = dist.pop(base, 0.0)
+            e_n = int(extra[p])
             for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
-                if e + de > 0:
-                    n = base + sign * (e + de)
-                    shifted[n] = shifted.get(n, 0.0) + keep * w
-            dist = shifted
+                if e_n + de > 0:
+                    key = base + sign * (e_n + de)
+                    dist[key] = dist.get(key, 0.0) + keep * w
         dist = {n: v for n, v in dist.items() if v > 1e-5}
         reads.append(RegionRead.from_mapping(dist))
     return tuple(reads)
@@ -186,21 +276,22 @@ def count_read(n: int, confidence: float) -> RegionRead:
     return RegionRead.from_mapping(probs)
 
 
-def tray_count(cfg: VisionConfig, layout: Layout, lab: Array, background: Array,
-               model: ColourModel, white: bool) -> tuple[int, float]:
+def tray_count(cfg: VisionConfig, layout: Layout, img: Array, background: Array,
+               model: ColourModel, white: bool, gain: Array) -> tuple[int, float]:
     """Count checkers standing on edge in one half of the tray: filled length / pitch.
 
-    ``background`` holds the empty tray's Lab colour per canonical row of that half.
+    ``background`` holds the empty tray's BGR colour per canonical row of that half; ``gain``
+    (3,) the frame's change of light.
     """
     x0, y0, x1, y1 = layout.tray_rect(white)
-    w = lab.shape[1]
+    w = img.shape[1]
     xa, xb = int(max(x0 + (x1 - x0) * 0.25, 0)), int(min(x1 - (x1 - x0) * 0.25, w - 1))
     ya, yb = int(y0), int(y1)
     if xb <= xa or yb <= ya:
         return 0, 0.5
-    rows = lab[ya:yb, xa:xb].mean(1)
+    rows = to_lab(img[ya:yb, xa:xb].mean(1) / gain)
     bs = np.asarray(cfg.background_sigma, np.float32)
-    d_bg = (((rows - background[: len(rows)]) / bs) ** 2).sum(-1)
+    d_bg = (((rows - to_lab(background[: len(rows)])) / bs) ** 2).sum(-1)
     d_ch = model.dist2(rows)
     filled = (d_bg > cfg.tray_filled) & (d_ch < d_bg)
     n_rows = int(filled.sum())

@@ -47,12 +47,13 @@ class Calibration:
     profile: str
     white: B.ColourModel
     black: B.ColourModel
-    points_bg: Array   #: (24, K, 3) Lab of the empty board at every checker place
-    bar_bg: Array      #: (2, Kb, 3) Lab of the empty bar, White's side then Black's
-    tray_bg: Array     #: (2, R, 3) Lab of the empty tray per row, White's half then Black's
-    cube_bg: Array     #: (3, 3) Lab at the cube's places: centre, White's end, Black's end
+    points_bg: Array   #: (24, K, 3) BGR of the empty board at every checker place
+    bar_bg: Array      #: (2, Kb, 3) BGR of the empty bar, White's side then Black's
+    tray_bg: Array     #: (2, R, 3) BGR of the empty tray per row, White's half then Black's
+    cube_bg: Array     #: (3, 3) BGR at the cube's places: centre, White's end, Black's end
+    ring: B.RingModel = B.RingModel((0.9, 0.1), (0.35, 0.2))  #: round-edge evidence
     checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
-    point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, Lab
+    point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, BGR
 
     @property
     def layout(self) -> Layout:
@@ -71,7 +72,8 @@ class Calibration:
 
         lines = [
             "# pibg board calibration: written by `pibg calibrate`, read by `pibg read`.",
-            "# Colours are CIE Lab as OpenCV stores them (0-255). Points are numbered from White.",
+            "# Checker colours are CIE Lab on OpenCV's 0-255 scale; the empty board's colours",
+            "# are BGR 0-255. Points are numbered from White.",
             f"version = {FORMAT_VERSION}",
             f"image_size = [{self.image_size[0]}, {self.image_size[1]}]",
             "# surface corners in the image: top-left, top-right, bottom-right, bottom-left",
@@ -80,6 +82,11 @@ class Calibration:
             f'profile = "{self.profile}"',
             f"checker_radius_px = {num(self.checker_radius_px)}",
             "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
+            "",
+            "[ring]",
+            "# share of a checker-sized circle with an edge: on checkers, on the empty board",
+            f"occupied = {vec(self.ring.occupied)}",
+            f"empty = {vec(self.ring.empty)}",
             "",
             "[white]",
             f"mean = {vec(self.white.mean)}",
@@ -133,6 +140,7 @@ class Calibration:
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray"}, source,
                     "empty.")
+        _check_keys(_table(data, "ring", source), {"occupied", "empty"}, source, "ring.")
         if data["version"] != FORMAT_VERSION:
             raise CalibrationError(
                 f"{source}: calibration version {data['version']} is not {FORMAT_VERSION}: "
@@ -155,6 +163,9 @@ class Calibration:
                 bar_bg=np.asarray(empty["bar"], np.float32),
                 tray_bg=np.asarray(empty["tray"], np.float32),
                 cube_bg=np.asarray(empty["cube"], np.float32),
+                ring=B.RingModel((float(data["ring"]["occupied"][0]),
+                                  float(data["ring"]["occupied"][1])),
+                                 (float(data["ring"]["empty"][0]), float(data["ring"]["empty"][1]))),
                 checker_radius_px=float(data["checker_radius_px"]),
                 point_colours=tuple((float(c[0]), float(c[1]), float(c[2]))
                                     for c in data["point_colours"]),
@@ -168,7 +179,7 @@ class Calibration:
 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
-             "point_colours", "white", "black", "empty"}
+             "point_colours", "white", "black", "empty", "ring"}
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -256,14 +267,16 @@ def _borrow(feat: Array, lab: Array) -> Array:
 
 def _learn(cfg: VisionConfig, canon: Array, layout: Layout
            ) -> tuple[B.ColourModel, B.ColourModel, Array, float]:
-    lab = B.lab_image(canon)
+    """Checker colour models (Lab), the empty board (BGR) and the light/dark contrast."""
+    img = B.float_image(canon)
     k = layout.slots_per_point()
-    feat = B.sample_discs(cfg, layout, lab, layout.point_slots())
+    feat = B.sample_discs(cfg, layout, img, layout.point_slots())
+    lab = B.to_lab(feat)
     labels = start_labels(k)
     floor = np.asarray(cfg.checker_sigma_floor, np.float32)
     models = []
     for c in (B.WHITE, B.BLACK):
-        f = feat[labels == c]
+        f = lab[labels == c]
         m = f.mean(0)
         s = np.maximum(f.std(0), floor)
         models.append(B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
@@ -272,12 +285,31 @@ def _learn(cfg: VisionConfig, canon: Array, layout: Layout
     return models[0], models[1], _borrow(feat, labels), contrast
 
 
+def _agreement(cfg: VisionConfig, canon: Array, layout: Layout, white: B.ColourModel,
+               black: B.ColourModel, bg: Array) -> float:
+    """Share of checker places that read as the starting position."""
+    feat = B.sample_discs(cfg, layout, B.float_image(canon), layout.point_slots())
+    reading = B.classify_places(cfg, B.to_lab(feat), B.to_lab(bg), white, black)
+    return float((reading.classes() == start_labels(layout.slots_per_point())).mean())
+
+
+def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout) -> B.RingModel:
+    """Round-edge evidence on the starting position's checkers and on its empty places."""
+    r = B.ring_scores(cfg, layout, B.gradients(canon), layout.point_slots())
+    labels = start_labels(layout.slots_per_point())
+    occ, emp = r[labels != B.EMPTY], r[labels == B.EMPTY]
+    floor = cfg.ring_sigma_floor
+    return B.RingModel((float(occ.mean()), max(float(occ.std()), floor)),
+                       (float(emp.mean()), max(float(emp.std()), floor)))
+
+
 def learn(cfg: VisionConfig, image: Array, corners: Array,
           white_home: WhiteHome | None = None, profile: str | None = None) -> Calibration:
     """Learn a calibration from a frame of the starting position and the surface corners.
 
-    Without ``white_home`` every orientation is tried, and the one where the lighter checkers
-    stand where White's do in the starting position wins.
+    Without ``white_home`` every orientation is tried (without ``profile`` every board
+    profile), and the one where the lighter checkers stand where White's do in the starting
+    position wins.
 
     :raises CalibrationError: the frame does not show the starting position.
     :raises BoardNotFoundError: the corners make no board.
@@ -285,44 +317,45 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     h, w = image.shape[:2]
     corners = np.asarray(corners, np.float64).reshape(4, 2)
     check_corners(corners, (w, h))
-    prof = pick_profile(corners, profile)
-    layout = Layout(prof)
     homes: tuple[WhiteHome, ...] = (white_home,) if white_home else WHITE_HOMES
-    best: tuple[float, WhiteHome, Array, Array] | None = None
-    for home in homes:
-        hm = homography(corners, layout, home)
-        canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
-        white, black, bg, contrast = _learn(cfg, canon, layout)
-        score = contrast - 0.5 * (white.sigma[0] + black.sigma[0])
-        if best is None or score > best[0]:
-            best = (score, home, canon, hm)
-    assert best is not None
-    _, home, canon, hm = best
-    white, black, bg, contrast = _learn(cfg, canon, layout)
-    if contrast < cfg.min_colour_contrast:
+    profiles = [pick_profile(corners, profile)] if profile else list(PROFILES.values())
+    best: tuple[float, WhiteHome, Array, Array, BoardProfile] | None = None
+    for prof in profiles:
+        layout = Layout(prof)
+        for home in homes:
+            hm = homography(corners, layout, home)
+            canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
+            white, black, bg, contrast = _learn(cfg, canon, layout)
+            if contrast < cfg.min_colour_contrast:
+                continue
+            score = _agreement(cfg, canon, layout, white, black, bg) + contrast / 1000.0
+            if best is None or score > best[0]:
+                best = (score, home, canon, hm, prof)
+    if best is None:
         raise CalibrationError(
             "this frame does not look like the starting position (no light and dark checkers "
             "where they start): set the checkers up as at the start and try again")
-    lab = B.lab_image(canon)
-    reading = B.classify_places(cfg, B.sample_discs(cfg, layout, lab, layout.point_slots()),
-                                bg, white, black, rounds=1)
-    agree = float((reading.classes() == start_labels(layout.slots_per_point())).mean())
-    if agree < 0.9:
+    agree, home, canon, hm, prof = best
+    layout = Layout(prof)
+    white, black, bg, contrast = _learn(cfg, canon, layout)
+    if agree < cfg.min_start_agreement:
         raise CalibrationError(
             f"this frame does not look like the starting position ({agree:.0%} of the checker "
             "places agree): set the checkers up as at the start, or check the corners")
-    bar = np.stack([B.sample_discs(cfg, layout, lab, layout.bar_slots(white=True)),
-                    B.sample_discs(cfg, layout, lab, layout.bar_slots(white=False))])
-    cube = B.sample_discs(cfg, layout, lab, np.asarray(list(layout.cube_places().values())))
+    img = B.float_image(canon)
+    bar = np.stack([B.sample_discs(cfg, layout, img, layout.bar_slots(white=True)),
+                    B.sample_discs(cfg, layout, img, layout.bar_slots(white=False))])
+    cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
     trays = []
     for is_white in (True, False):
         x0, y0, x1, y1 = layout.tray_rect(is_white)
         xa, xb = int(x0 + (x1 - x0) * 0.25), int(x1 - (x1 - x0) * 0.25)
-        rows = lab[int(y0):int(y1), max(xa, 0):max(xb, 1)].mean(1)
+        rows = img[int(y0):int(y1), max(xa, 0):max(xb, 1)].mean(1)
         trays.append(rows)
     n = min(len(t) for t in trays)
     tray = np.stack([t[:n] for t in trays])
     pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
+    ring = learn_ring(cfg, canon, layout)
     # Checker radius in image pixels, measured round point 1's first place.
     inv = np.linalg.inv(hm)
     cx, cy = layout.slot_centre(1, 0)
@@ -340,6 +373,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         bar_bg=bar.astype(np.float32),
         tray_bg=tray.astype(np.float32),
         cube_bg=cube.astype(np.float32),
+        ring=ring,
         checker_radius_px=radius if math.isfinite(radius) else 0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
     )
@@ -390,16 +424,17 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
     layout = Layout(prof)
     hm = homography(corners, layout, white_home)
     canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
-    lab = B.lab_image(canon)
-    feat = B.sample_discs(cfg, layout, lab, layout.point_slots())
+    img = B.float_image(canon)
+    feat = B.sample_discs(cfg, layout, img, layout.point_slots())
     bg = feat.copy()
     for row in (range(0, 12), range(12, 24)):
         for parity in (0, 1):
             pts = [p for p in row if p % 2 == parity]
             bg[pts] = np.median(feat[pts], axis=0)[None]
     bs = np.asarray(cfg.background_sigma, np.float32)
-    d = (((feat - bg) / bs) ** 2).sum(-1)
-    cand = feat[d > 9.0]
+    flab = B.to_lab(feat)
+    d = (((flab - B.to_lab(bg)) / bs) ** 2).sum(-1)
+    cand = flab[d > 9.0]
     light = cand[cand[:, 0] >= np.median(cand[:, 0])] if len(cand) >= 4 else cand
     dark = cand[cand[:, 0] < np.median(cand[:, 0])] if len(cand) >= 4 else cand
     floor = np.asarray(cfg.checker_sigma_floor, np.float32)
@@ -411,12 +446,12 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
         return B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
                              (float(s[0]), float(s[1]), float(s[2])))
 
-    bar = np.stack([np.median(B.sample_discs(cfg, layout, lab, layout.bar_slots(s)), 0)[None]
+    bar = np.stack([np.median(B.sample_discs(cfg, layout, img, layout.bar_slots(s)), 0)[None]
                     .repeat(len(layout.bar_slots(s)), 0) for s in (True, False)])
-    cube = B.sample_discs(cfg, layout, lab, np.asarray(list(layout.cube_places().values())))
+    cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
     x0, y0, x1, y1 = layout.tray_rect(True)
     n = int(y1) - int(y0)
-    tray_row = lab[int(layout.origin[1]):int(layout.origin[1]) + 2 * n,
+    tray_row = img[int(layout.origin[1]):int(layout.origin[1]) + 2 * n,
                    max(int(x0), 0):max(int(x1), 1)].reshape(-1, 3)
     tray = np.median(tray_row, 0)[None, None].repeat(n, 1).repeat(2, 0) if len(tray_row) else \
         np.zeros((2, n, 3), np.float32)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from pibg.observation import CubeRead, Owner
+from pibg.vision.board import to_lab
 from pibg.vision.geometry import Array, Layout, VisionConfig
 
 _OWNERS: tuple[Owner, Owner, Owner] = ("center", "white", "black")
@@ -27,13 +28,15 @@ def sample_box(lab: Array, x: float, y: float, r: int) -> Array:
                       np.float32)
 
 
-def find_cube(cfg: VisionConfig, layout: Layout, lab: Array, cube_bg: Array
+def find_cube(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array, gain: Array
               ) -> CubeRead | None:
-    """Where the cube lies, from the Lab canonical image.
+    """Where the cube lies, from the canonical image (float BGR).
 
-    ``cube_bg`` (3, 3): Lab at centre (the cube itself at calibration), White's end and Black's
-    end of the bar (empty at calibration).
+    ``cube_bg`` (3, 3): BGR at centre (the cube itself at calibration), White's end and Black's
+    end of the bar (empty at calibration); ``gain`` (3,) the frame's change of light.
     """
+    lab = img
+    cube_bg = to_lab(cube_bg)
     places = layout.cube_places()
     r = max(2, int(layout.checker_px * cfg.sample_radius * 0.6))
     cube_colour = cube_bg[0]
@@ -44,7 +47,7 @@ def find_cube(cfg: VisionConfig, layout: Layout, lab: Array, cube_bg: Array
         # Search a little along the bar: the cube is pushed, not placed on a mark.
         best = -1e9
         for dy in (-0.5, -0.25, 0.0, 0.25, 0.5):
-            f = sample_box(lab, x, y + dy * layout.u, r)
+            f = to_lab(sample_box(lab, x, y + dy * layout.u, r) / gain)
             d_cube = float((((f - cube_colour) / sig) ** 2).sum())
             d_bar = float((((f - cube_bg[i]) / sig) ** 2).sum()) if i else 25.0
             best = max(best, d_bar - d_cube)

@@ -232,9 +232,22 @@ class VisionConfig:
     unexplained: float = 60.0
     #: This many unexplained places (or more) make the frame unreadable (a hand, an arm).
     unexplained_max: int = 4
+    #: Share of checker places that must read as the starting position at calibration.
+    min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.
     min_colour_contrast: float = 25.0
     #: Squared normalised distance above which a tray row counts as filled.
     tray_filled: float = 9.0
+    #: Ring search: shift (point widths) and relative radius slack.
+    ring_shift: float = 0.075
+    ring_radius_slack: float = 0.1
+    #: A circle sample counts as an edge above this many times the median gradient.
+    ring_edge: float = 2.0
+    #: Lower bound on the spread of the learnt ring evidence.
+    ring_sigma_floor: float = 0.08
+    #: Weights and clips of the per-place log-odds.
+    colour_weight: float = 1.0
+    colour_clip: float = 6.0
+    ring_clip: float = 6.0
     #: Temperature turning class distances into probabilities.
     softness: float = 1.0

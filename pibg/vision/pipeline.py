@@ -49,6 +49,14 @@ class Vision:
         self._h_inv = np.linalg.inv(self._h)
         self._slots = self._layout.point_slots()
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
+        cal = self.calibration
+        self._bg_lab = B.to_lab(cal.points_bg)
+        self._bar_lab = B.to_lab(cal.bar_bg)
+        # Light is compared per quadrant of the board (left/right half, near/far side).
+        q = np.zeros(self._slots.shape[:2], np.int32)
+        for p in range(24):
+            q[p] = (0 if p < 12 else 2) + (1 if (p % 12) < 6 else 0)
+        self._quadrants = q
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -99,35 +107,36 @@ class Vision:
 
     def observe_canonical(self, canon: Array) -> BoardObservation:
         cfg, cal, lay = self.config, self.calibration, self._layout
-        lab = B.lab_image(canon)
-        feat = B.sample_discs(cfg, lay, lab, self._slots)
-        reading = B.classify_places(cfg, feat, cal.points_bg, cal.white, cal.black)
+        img = B.float_image(canon)
+        feat = B.sample_discs(cfg, lay, img, self._slots)
+        gains = B.photometric_gains(feat, cal.points_bg, self._quadrants)
+        gain = np.median(gains.reshape(-1, 3), 0)
+        lab = B.to_lab(feat / gains)
+        reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        classes = reading.classes()
-        run, colour = B.run_counts(classes)
-        # Places beyond a point's run that are not empty are out of place: a hand, a die, a cube.
-        stray = (classes != B.EMPTY) & (np.arange(classes.shape[1])[None, :] > run[:, None])
         unexplained = int((dmin > cfg.unexplained).sum())
         if unexplained >= cfg.unexplained_max:
             return BoardObservation.unreadable(
                 f"{unexplained} checker places look like neither board nor checker "
                 "(a hand or arm over the board?)")
+        ring = B.ring_scores(cfg, lay, B.gradients(canon), self._slots)
+        logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
+        run, colour, cum = B.counts_from_logits(logits, reading)
         # Bar.
-        bar_feat = B.sample_discs(cfg, lay, lab, self._bar_slots)
-        bar_read = B.classify_places(cfg, bar_feat, cal.bar_bg, cal.white, cal.black, rounds=1)
+        bar_feat = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots) / gain)
+        bar_read = B.classify_places(cfg, bar_feat, self._bar_lab, cal.white, cal.black)
         bar_cls = bar_read.classes()
         bar_counts = {B.WHITE: int((bar_cls == B.WHITE).sum()),
                       B.BLACK: int((bar_cls == B.BLACK).sum())}
         bar_conf = float(bar_read.probs(cfg.softness).max(-1).min())
         # Trays.
-        off_w, conf_w = B.tray_count(cfg, lay, lab, cal.tray_bg[0], cal.white, True)
-        off_b, conf_b = B.tray_count(cfg, lay, lab, cal.tray_bg[1], cal.black, False)
+        off_w, conf_w = B.tray_count(cfg, lay, img, cal.tray_bg[0], cal.white, True, gain)
+        off_b, conf_b = B.tray_count(cfg, lay, img, cal.tray_bg[1], cal.black, False, gain)
         seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
         k = lay.slots_per_point()
         extra = B.second_layer(run, colour, k, seen)
-        reads = B.point_reads(reading.probs(cfg.softness), run, colour, extra)
-        _ = stray
-        cube = C.find_cube(cfg, lay, lab, cal.cube_bg)
+        reads = B.point_reads(cum, reading, run, colour, extra)
+        cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain)
         dice = self._dice(canon, lay) if self.read_dice else ()
         return BoardObservation(
             points=reads,
