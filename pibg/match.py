@@ -186,6 +186,9 @@ def apply(state: MatchState, event: Event) -> MatchState:
     if isinstance(event, Undone):
         raise MatchError("undo: only replay() can take back a turn")
     game = _game(state, event.kind)
+    if isinstance(event, GameEnded):
+        _check_game_end(state, event)
+        return state
     if game.phase is Phase.OVER:
         raise MatchError(f"{event.kind}: the game is over")
 
@@ -269,14 +272,14 @@ def apply(state: MatchState, event: Event) -> MatchState:
         if event.multiplier not in (1, 2, 3):
             raise MatchError(f"resign: multiplier must be 1, 2 or 3, got {event.multiplier}")
         return _end_game(state, game, player.other, event.multiplier, "resign")
-    if isinstance(event, GameEnded):
-        raise MatchError("game_end: the game is not over")
     raise MatchError(f"unknown event {event!r}")
 
 
 def _check_game_end(state: MatchState, event: GameEnded) -> None:
     last = state.games[-1] if state.games else None
-    if last is None or last.winner is not color_of(event.winner) or last.points != event.points:
+    over = state.game is not None and state.game.phase is Phase.OVER
+    if (not over or last is None or last.winner is not color_of(event.winner)
+            or last.points != event.points):
         said = "no game ended" if last is None else f"{last.winner.label} {last.points}"
         raise MatchError(f"game_end {event.winner} {event.points}: the moves say {said}")
 
@@ -302,9 +305,6 @@ def replay(events: Iterable[Event], state: MatchState | None = None) -> MatchSta
     """Fold events (honouring undo) into the match state."""
     st = state or MatchState.new()
     for ev in effective_events(events):
-        if isinstance(ev, GameEnded):
-            _check_game_end(st, ev)
-            continue
         st = apply(st, ev)
     return st
 

@@ -1,0 +1,145 @@
+"""Which legal play best explains what the camera sees ("vision proposes, rules dispose").
+
+Pure. :func:`judge` scores every legal play's resulting position against a
+:class:`~pibg.observation.BoardObservation` by the log-likelihood of its region counts, and
+returns a :class:`Verdict`: one clear play, an ambiguity between plays (ask, never guess), an
+illegal position with its reasons, or a board that is no position at all.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pibg.exc import PositionError
+from pibg.moves import Dice, Play
+from pibg.observation import BoardObservation
+from pibg.position import Color, Position
+from pibg.rules import explain_result, legal_plays
+
+
+class Outcome(enum.Enum):
+    PLAY = "play"  # one legal play explains the reading clearly
+    PASS = "pass"  # no legal play exists and the board did not change
+    AMBIGUOUS = "ambiguous"  # two or more legal plays explain it about equally
+    ILLEGAL = "illegal"  # the board shows a position no legal play reaches
+    UNREADABLE = "unreadable"  # the reading is no valid position (checkers missing, ...)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeConfig:
+    #: a legal explanation within this many nats of the raw reading is accepted
+    #: (log 1000: the reading must favour an illegal board 1000:1 to call it illegal)
+    illegal_margin: float = math.log(1000.0)
+    #: the best legal play must beat the next by this much (log 20), else ask
+    ambiguity_margin: float = math.log(20.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    outcome: Outcome
+    play: Play | None = None
+    #: plays the reading cannot tell apart (AMBIGUOUS), best first
+    candidates: tuple[Play, ...] = ()
+    #: the position the camera shows (mover still on roll), when it is a valid one
+    seen: Position | None = None
+    reasons: tuple[str, ...] = ()
+    #: points involved, numbered from White's side (1..24; 25 = bar)
+    points: tuple[int, ...] = ()
+    score: float = 0.0
+
+
+def log_likelihood(obs: BoardObservation, pos: Position) -> float:
+    """log P(reading | the board is ``pos``), regions taken as independent."""
+    signed = pos.signed()
+    total = 0.0
+    for region, count in zip(obs.points, signed, strict=True):
+        total += region.log_prob(count)
+    total += obs.bar_white.log_prob(pos.bar(Color.WHITE))
+    total += obs.bar_black.log_prob(pos.bar(Color.BLACK))
+    total += obs.off_white.log_prob(pos.off(Color.WHITE))
+    total += obs.off_black.log_prob(pos.off(Color.BLACK))
+    return total
+
+
+def seen_position(obs: BoardObservation, turn: Color) -> Position | None:
+    """The most likely reading as a position, or None if it is not a valid one."""
+    try:
+        return Position.from_signed(
+            obs.signed_points(), (obs.bar_white.count, obs.bar_black.count), None, turn
+        )
+    except PositionError:
+        return None
+
+
+def best_log_likelihood(obs: BoardObservation) -> float:
+    regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
+    return sum(math.log(max(r.confidence, r.floor)) for r in regions)
+
+
+def to_white_points(points: Sequence[int], mover: Color) -> tuple[int, ...]:
+    """Points numbered from the mover's side -> from White's side (bar stays 25, off dropped)."""
+    out = set()
+    for p in points:
+        if p in (0, 25):
+            if p == 25:
+                out.add(25)
+            continue
+        out.add(p if mover is Color.WHITE else 25 - p)
+    return tuple(sorted(out))
+
+
+def differing_points(a: Position, b: Position) -> tuple[int, ...]:
+    """Points (from White, 25 = a bar) where two positions differ."""
+    sa, sb = a.signed(), b.signed()
+    pts = [i + 1 for i in range(24) if sa[i] != sb[i]]
+    if a.bar(Color.WHITE) != b.bar(Color.WHITE) or a.bar(Color.BLACK) != b.bar(Color.BLACK):
+        pts.append(25)
+    return tuple(pts)
+
+
+def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
+          config: JudgeConfig | None = None,
+          plays: Sequence[Play] | None = None) -> Verdict:
+    """Judge the turn that ``position`` (mover on roll) and ``dice`` began, from ``obs``."""
+    cfg = config or JudgeConfig()
+    dice = Dice.of(dice)
+    legal = list(plays) if plays is not None else legal_plays(position, dice)
+    mover = position.turn
+    raw = best_log_likelihood(obs)
+    if not legal:
+        stay = log_likelihood(obs, position)
+        if stay >= raw - cfg.illegal_margin:
+            return Verdict(Outcome.PASS, score=stay)
+        seen = seen_position(obs, mover)
+        moved = differing_points(position, seen) if seen else ()
+        return Verdict(Outcome.ILLEGAL, seen=seen, points=moved, score=stay,
+                       reasons=("no legal move: the turn passes and the board must stay "
+                                "as it was",))
+    scored = sorted(((log_likelihood(obs, p.result), i) for i, p in enumerate(legal)),
+                    reverse=True)
+    best, best_i = scored[0]
+    if best >= raw - cfg.illegal_margin:
+        close = [legal[i] for s, i in scored if best - s < cfg.ambiguity_margin]
+        if len(close) == 1:
+            return Verdict(Outcome.PLAY, play=legal[best_i], score=best)
+        pts: set[int] = set()
+        for other in close[1:]:
+            pts.update(differing_points(close[0].result, other.result))
+        return Verdict(Outcome.AMBIGUOUS, candidates=tuple(close), points=tuple(sorted(pts)),
+                       score=best, reasons=(f"{len(close)} plays fit: check the lit points",))
+    seen = seen_position(obs, mover)
+    if seen is None:
+        return Verdict(Outcome.UNREADABLE, score=best,
+                       reasons=("the board does not add up to a position: check every "
+                                "checker is on a point, the bar or the tray",))
+    reasons, points = explain_result(position, dice, seen)
+    if not reasons:  # the raw reading is legal after all but weakly seen: take it
+        for p in legal:
+            if p.result == seen:
+                return Verdict(Outcome.PLAY, play=p, score=best)
+        reasons = ("not a legal play",)
+    white_pts = to_white_points(points, mover) or differing_points(position, seen)
+    return Verdict(Outcome.ILLEGAL, seen=seen, reasons=reasons, points=white_pts, score=best)

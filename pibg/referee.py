@@ -1,0 +1,653 @@
+"""The referee: from board readings and button presses to a judged, recorded match.
+
+Pure: ``step(state, input) -> Step``. Inputs carry their own time (``t`` in seconds); the
+referee never reads a clock, a camera or a file. Each step returns the new state, the match
+events to append to the journal (in order), the :class:`~pibg.effects.Effects` the LEDs and
+display should show, and lines to announce.
+
+How a turn goes (rules/NOTES.md, rules 12-14): the dice come to rest flat, the roll is known
+(a cocked die: "re-roll"); the player moves; the dice are lifted (or confirm is pressed) and
+the position that stands then is judged against every legal play. Readings are acted on only
+once they have been stable for ``stable_seconds`` and while no hand covers the board.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+
+from pibg.effects import (
+    AMBER,
+    BLUE,
+    GREEN,
+    LED_STATUS,
+    LED_TRAY_BLACK,
+    LED_TRAY_WHITE,
+    PURPLE,
+    RED,
+    RGB,
+    WHITE_LIGHT,
+    Animation,
+    Effects,
+    Sound,
+    point_led,
+)
+from pibg.events import (
+    Beavered,
+    Corrected,
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    GameStarted,
+    IllegalFlagged,
+    MatchEnded,
+    MatchSettings,
+    MatchStarted,
+    Moved,
+    OpeningRoll,
+    Rolled,
+    SetUp,
+    Took,
+    Undone,
+)
+from pibg.exc import PibgError
+from pibg.infer import (
+    JudgeConfig,
+    Outcome,
+    Verdict,
+    best_log_likelihood,
+    differing_points,
+    judge,
+    log_likelihood,
+    seen_position,
+    to_white_points,
+)
+from pibg.match import MatchState, Phase, apply, replay
+from pibg.moves import Dice
+from pibg.observation import BoardObservation
+from pibg.position import Color, Position
+from pibg.rules import legal_plays
+
+
+class Mode(enum.Enum):
+    SETUP = "setup"  # waiting for the starting position
+    OPENING = "opening"  # waiting for the opening roll
+    TO_ROLL = "to_roll"  # the player on turn may double, then rolls
+    DOUBLED = "doubled"  # a double is offered: take / drop / beaver
+    MOVING = "moving"  # the roll is known: the player moves, then lifts the dice
+    ILLEGAL = "illegal"  # the board shows an illegal play: correct it, or confirm to condone
+    ASK = "ask"  # the reading fits several plays: fix the lit points, or confirm the first
+    RESYNC = "resync"  # the board differs from the known position: restore it
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+BUTTONS = ("confirm", "undo", "double", "take", "drop", "beaver")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A reading of one camera frame at time ``t`` (seconds, any origin)."""
+
+    t: float
+    obs: BoardObservation
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press; ``long`` for a long press (confirm long = accept the board as set up)."""
+
+    t: float
+    button: str
+    long: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passing with no new frame (lets a held reading become stable)."""
+
+    t: float
+
+
+Input = Frame | Press | Tick
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeConfig:
+    stable_seconds: float = 1.0
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
+
+
+_Sig = tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeState:
+    events: tuple[Event, ...]
+    match: MatchState
+    mode: Mode = Mode.SETUP
+    config: RefereeConfig = field(default_factory=RefereeConfig)
+    dice: Dice | None = None
+    opening: bool = False  # the roll being played is the opening roll (mover not yet known)
+    pending: BoardObservation | None = None
+    signature: _Sig | None = None
+    since: float = 0.0
+    acted: _Sig | None = None
+    last_obs: BoardObservation | None = None
+    verdict: Verdict | None = None
+    resume: Mode | None = None  # the mode to return to after RESYNC
+    last_points: tuple[int, ...] = ()
+    message: tuple[str, ...] = ()
+    sound: Sound = Sound.NONE
+    animation: Animation = Animation.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    state: RefereeState
+    events: tuple[Event, ...]
+    effects: Effects
+    say: tuple[str, ...]
+
+
+# --- construction ---------------------------------------------------------------------------
+
+
+def new_match(settings: MatchSettings, config: RefereeConfig | None = None) -> Step:
+    """A referee for a new match: records the match start and waits for the start position."""
+    ev = MatchStarted(settings)
+    st = RefereeState(events=(ev,), match=apply(MatchState.new(), ev),
+                      config=config or RefereeConfig())
+    st = replace(st, message=("set up the start",))
+    return Step(st, (ev,), render(st), (f"match: {_describe(settings)}",))
+
+
+def resume(events: tuple[Event, ...], config: RefereeConfig | None = None) -> Step:
+    """A referee picking up a recorded match (after a restart): it shows the position it
+    expects and waits until the board matches it."""
+    match = replay(events)
+    st = RefereeState(events=events, match=match, config=config or RefereeConfig())
+    st = _mode_from_match(st)
+    if st.mode in (Mode.TO_ROLL, Mode.MOVING, Mode.DOUBLED):
+        st = replace(st, resume=st.mode, mode=Mode.RESYNC,
+                     message=("restarted: set up", "the lit position"))
+    return Step(st, (), render(st), (f"resumed: {_score_line(match)}",))
+
+
+def _describe(s: MatchSettings) -> str:
+    kind = f"{s.length}-point match" if s.length else "money game"
+    return f"{s.white} (White) v {s.black} (Black), {kind}"
+
+
+def _mode_from_match(st: RefereeState) -> RefereeState:
+    m = st.match
+    if m.over:
+        return replace(st, mode=Mode.MATCH_OVER, dice=None)
+    g = m.game
+    if g is None:
+        return replace(st, mode=Mode.SETUP, dice=None)
+    mode = {Phase.OPENING: Mode.OPENING, Phase.ROLL: Mode.TO_ROLL, Phase.DOUBLED: Mode.DOUBLED,
+            Phase.MOVE: Mode.MOVING, Phase.OVER: Mode.GAME_OVER}[g.phase]
+    return replace(st, mode=mode, dice=g.dice, opening=False)
+
+
+# --- the step function ----------------------------------------------------------------------
+
+
+class _Out:
+    """Collects what one step records and says."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.say: list[str] = []
+
+
+def step(state: RefereeState, inp: Input) -> Step:
+    """Advance the referee by one input."""
+    out = _Out()
+    st = replace(state, sound=Sound.NONE, animation=Animation.NONE)
+    if isinstance(inp, Press):
+        st = _press(st, inp, out)
+    else:
+        st = _observe(st, inp, out)
+    return Step(st, tuple(out.events), render(st), tuple(out.say))
+
+
+def _record(st: RefereeState, ev: Event, out: _Out) -> RefereeState:
+    """Apply ``ev`` to the match (raising if it does not fit) and record it."""
+    match = apply(st.match, ev)
+    out.events.append(ev)
+    return replace(st, match=match, events=(*st.events, ev))
+
+
+def _signature(obs: BoardObservation) -> _Sig:
+    dice = tuple(sorted((d.value, d.flat) for d in obs.dice))
+    cube = None if obs.cube is None else (obs.cube.value, obs.cube.owner)
+    return (obs.signed_points(), obs.bar_white.count, obs.bar_black.count,
+            obs.off_white.count, obs.off_black.count, dice, cube)
+
+
+def _observe(st: RefereeState, inp: Frame | Tick, out: _Out) -> RefereeState:
+    if isinstance(inp, Frame):
+        obs = inp.obs
+        if not obs.readable:
+            return replace(st, pending=None, signature=None)
+        sig = _signature(obs)
+        if sig != st.signature:
+            st = replace(st, pending=obs, signature=sig, since=inp.t)
+    if st.pending is None or st.signature is None:
+        return st
+    if inp.t - st.since < st.config.stable_seconds or st.signature == st.acted:
+        return st
+    obs = st.pending
+    st = replace(st, acted=st.signature, last_obs=obs)
+    return _on_stable(st, obs, out)
+
+
+def _matches(st: RefereeState, obs: BoardObservation, pos: Position) -> bool:
+    return log_likelihood(obs, pos) >= best_log_likelihood(obs) - st.config.judge.illegal_margin
+
+
+def _flat_roll(obs: BoardObservation) -> Dice | str | None:
+    """The roll on the board: Dice, None (no roll yet) or "cocked"."""
+    if not obs.dice:
+        return None
+    if any(not d.flat for d in obs.dice):
+        return "cocked"
+    if len(obs.dice) != 2:
+        return None
+    return Dice(obs.dice[0].value, obs.dice[1].value)
+
+
+def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    mode = st.mode
+    if mode in (Mode.SETUP, Mode.GAME_OVER):
+        if st.match.over:
+            return replace(st, mode=Mode.MATCH_OVER)
+        if _matches(st, obs, Position.start()):
+            st = _record(st, GameStarted(), out)
+            g = st.match.game
+            crawford = " (Crawford game)" if g is not None and g.crawford else ""
+            out.say.append(f"game {len(st.match.games) + 1}{crawford}: opening roll")
+            st = replace(st, mode=Mode.OPENING, message=("opening roll",), last_points=())
+            return _on_stable(st, obs, out) if obs.dice else st
+        return st
+    if mode is Mode.OPENING:
+        return _opening(st, obs, out)
+    if mode is Mode.RESYNC:
+        g = st.match.game
+        if g is not None and _matches(st, obs, g.position):
+            out.say.append("board matches again")
+            st = replace(st, mode=st.resume or Mode.TO_ROLL, resume=None, verdict=None)
+            return _on_stable(st, obs, out)
+        return _show_resync(st, obs)
+    if mode is Mode.TO_ROLL:
+        return _to_roll(st, obs, out)
+    if mode is Mode.DOUBLED:
+        return _doubled_seen(st, obs, out)
+    if mode in (Mode.MOVING, Mode.ILLEGAL, Mode.ASK):
+        roll = _flat_roll(obs)
+        if mode is Mode.MOVING and st.dice is not None and isinstance(roll, Dice) and (
+                sorted((roll.a, roll.b)) == sorted((st.dice.a, st.dice.b))):
+            return st  # the dice are still down: the player is moving
+        if mode is Mode.MOVING and roll == "cocked":
+            return st
+        st = _judge(st, obs, out)
+        if st.mode is Mode.TO_ROLL and isinstance(_flat_roll(obs), Dice):
+            return _to_roll(st, obs, out)
+        return st
+    return st
+
+
+def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    roll = _flat_roll(obs)
+    if roll == "cocked":
+        out.say.append("a die is not flat: roll again")
+        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK)
+    if not isinstance(roll, Dice):
+        if not _matches(st, obs, Position.start()):
+            return replace(st, message=("set up the start",))
+        return replace(st, message=("opening roll",))
+    if roll.is_double:
+        st = _record(st, OpeningRoll(white=roll.a, black=roll.b), out)
+        g = st.match.game
+        extra = f": cube {g.cube.value}" if g is not None and g.cube.value > 1 else ""
+        out.say.append(f"opening roll tie {roll.a}-{roll.b}{extra}: roll again")
+        return replace(st, message=("tie: roll again",))
+    out.say.append(f"opening roll {roll.high}-{roll.low}: the higher die moves")
+    return replace(st, mode=Mode.MOVING, dice=roll, opening=True,
+                   message=(f"opening {roll.high}-{roll.low}", "higher die moves"))
+
+
+def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    g = st.match.game
+    assert g is not None
+    player = g.turn
+    if not _matches(st, obs, g.position):
+        st = _cube_seen(st, obs, out)
+        if st.mode is not Mode.TO_ROLL:
+            return st
+        out.say.append("the board differs from the known position: restore it")
+        return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL), obs)
+    st = _cube_seen(st, obs, out)
+    if st.mode is not Mode.TO_ROLL:
+        return st
+    roll = _flat_roll(obs)
+    if roll == "cocked":
+        out.say.append("a die is not flat: roll again")
+        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK)
+    if not isinstance(roll, Dice):
+        return replace(st, message=(f"{_name(st, player)} to roll",))
+    st = _record(st, Rolled(player=player.label, dice=(roll.a, roll.b)), out)
+    if not legal_plays(g.position, roll):
+        out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}: no legal move")
+        msg: tuple[str, ...] = (f"{roll.high}-{roll.low}: no move", "lift the dice")
+    else:
+        out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
+        msg = (f"{_name(st, player)} {roll.high}-{roll.low}",)
+    return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg)
+
+
+def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    """A cube turned to twice its value and pushed to the opponent: a double, taken."""
+    g = st.match.game
+    if g is None or obs.cube is None:
+        return st
+    player = g.turn
+    taker = player.other
+    if obs.cube.value == g.cube.value * 2 and obs.cube.owner == taker.label:
+        try:
+            st = _record(st, Doubled(player=player.label), out)
+            st = _record(st, Took(player=taker.label), out)
+        except PibgError as exc:
+            out.say.append(f"cube: {exc}")
+            return replace(st, message=("cube not allowed:", str(exc)[-21:]), sound=Sound.ASK)
+        out.say.append(f"{_name(st, player)} doubles to {g.cube.value * 2}, "
+                       f"{_name(st, taker)} takes")
+        return replace(st, mode=Mode.TO_ROLL, message=(f"cube {g.cube.value * 2} taken",))
+    return st
+
+
+def _doubled_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    g = st.match.game
+    if g is None or obs.cube is None:
+        return st
+    taker = g.turn.other
+    if obs.cube.value == g.cube.value * 2 and obs.cube.owner == taker.label:
+        return _answer(st, "take", out)
+    return st
+
+
+def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    g = st.match.game
+    assert g is not None and st.dice is not None
+    if st.opening:
+        return _judge_opening(st, obs, out)
+    verdict = judge(g.position, st.dice, obs, st.config.judge)
+    return _apply_verdict(st, g.position, verdict, out)
+
+
+def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    assert st.dice is not None
+    verdicts = [(c, judge(Position.start(c), st.dice, obs, st.config.judge)) for c in Color]
+    plays = [(c, v) for c, v in verdicts if v.outcome is Outcome.PLAY]
+    if len(plays) == 1:
+        mover = plays[0][0]
+    else:
+        # neither (or both) explains it: judge as the side whose reading is closer
+        mover = max(verdicts, key=lambda cv: cv[1].score)[0]
+    high, low = st.dice.high, st.dice.low
+    verdict = dict(verdicts)[mover]
+    if verdict.outcome is Outcome.PLAY:
+        white, black = (high, low) if mover is Color.WHITE else (low, high)
+        st = _record(st, OpeningRoll(white=white, black=black), out)
+        st = replace(st, opening=False)
+    return _apply_verdict(st, Position.start(mover), verdict, out)
+
+
+def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) -> RefereeState:
+    assert st.dice is not None
+    roll = st.dice
+    mover = before.turn
+    dice = (roll.a, roll.b)
+    if v.outcome in (Outcome.PLAY, Outcome.PASS):
+        if st.mode is Mode.ILLEGAL:
+            st = _record(st, Corrected(player=mover.label), out)
+        if v.outcome is Outcome.PLAY:
+            assert v.play is not None
+            text, result = str(v.play), v.play.result
+            points = tuple(sorted({p for m in v.play.moves for p in (m.src, m.dst)}))
+            last = to_white_points(points, mover)
+        else:
+            text, result, last = "", before, ()
+        st = _record(st, Moved(player=mover.label, dice=dice, play=text,
+                               position_id=result.position_id()), out)
+        out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
+                       f"{text or 'no legal move, the turn passes'}")
+        st = replace(st, verdict=None, last_points=last, dice=None)
+        return _after_move(st, out)
+    if v.outcome is Outcome.AMBIGUOUS:
+        first = str(v.candidates[0])
+        out.say.append(f"unsure between {' | '.join(str(c) for c in v.candidates[:3])}: "
+                       "fix the lit points or press confirm for the first")
+        return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
+                       message=("which play?", first, "confirm = yes"))
+    if v.outcome is Outcome.UNREADABLE:
+        out.say.append(v.reasons[0])
+        return replace(st, mode=Mode.ASK if st.mode is Mode.ASK else st.mode, verdict=v,
+                       message=("check the board",), sound=Sound.ASK)
+    # illegal
+    seen_id = v.seen.position_id() if v.seen is not None else ""
+    first_flag = st.mode is not Mode.ILLEGAL or st.verdict is None or st.verdict.seen != v.seen
+    if first_flag:
+        st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
+                                        reasons=v.reasons), out)
+        out.say.append(f"ILLEGAL ({_name(st, mover)} {roll.high}-{roll.low}): "
+                       f"{'; '.join(v.reasons)}; points {', '.join(map(str, v.points))}")
+    return replace(st, mode=Mode.ILLEGAL, verdict=v, sound=Sound.ILLEGAL,
+                   message=("ILLEGAL", *v.reasons[:2]))
+
+
+def _after_move(st: RefereeState, out: _Out) -> RefereeState:
+    g = st.match.game
+    assert g is not None
+    if g.phase is Phase.OVER:
+        return _game_over(st, out)
+    return replace(st, mode=Mode.TO_ROLL, message=(f"{_name(st, g.turn)} to roll",))
+
+
+def _game_over(st: RefereeState, out: _Out) -> RefereeState:
+    g = st.match.game
+    assert g is not None and g.result is not None
+    r = g.result
+    st = _record(st, GameEnded(winner=r.winner.label, points=r.points,
+                               termination=r.termination), out)
+    kind = {"gammon": "a gammon", "backgammon": "a BACKGAMMON", "drop": "by a drop",
+            "resign": "by resignation"}.get(r.termination, "a single game")
+    pts = "point" if r.points == 1 else "points"
+    out.say.append(f"{_name(st, r.winner)} wins {kind}: {r.points} {pts}. {_score_line(st.match)}")
+    sound = {"gammon": Sound.GAMMON, "backgammon": Sound.BACKGAMMON}.get(r.termination,
+                                                                         Sound.GAME_WON)
+    anim = {"gammon": Animation.GAMMON, "backgammon": Animation.BACKGAMMON}.get(
+        r.termination, Animation.NONE)
+    msg = (f"{_name(st, r.winner)} wins", f"{r.termination} {r.points} {pts}")
+    if st.match.over:
+        winner = st.match.winner
+        assert winner is not None
+        st = _record(st, MatchEnded(winner=winner.label, score=st.match.score), out)
+        out.say.append(f"{_name(st, winner)} wins the match {st.match.score[0]}-"
+                       f"{st.match.score[1]}")
+        return replace(st, mode=Mode.MATCH_OVER, sound=Sound.MATCH_WON,
+                       animation=Animation.MATCH, message=(*msg, "MATCH OVER"))
+    if st.match.next_game_is_crawford():
+        out.say.append("next game is the Crawford game: no doubling")
+    return replace(st, mode=Mode.GAME_OVER, sound=sound, animation=anim,
+                   message=(*msg, "set up next game"))
+
+
+# --- buttons --------------------------------------------------------------------------------
+
+
+def _press(st: RefereeState, p: Press, out: _Out) -> RefereeState:
+    if p.button not in BUTTONS:
+        out.say.append(f"unknown button {p.button!r}")
+        return st
+    try:
+        if p.button == "confirm":
+            return _confirm(st, p, out)
+        if p.button == "undo":
+            return _undo(st, out)
+        if p.button == "double":
+            return _double(st, out)
+        return _answer(st, p.button, out)
+    except PibgError as exc:
+        out.say.append(f"{p.button}: {exc}")
+        return replace(st, message=(f"{p.button} refused:", *_wrap(str(exc))), sound=Sound.ASK)
+
+
+def _wrap(text: str, width: int = 21) -> tuple[str, ...]:
+    words, lines, cur = text.split(), [], ""
+    for w in words:
+        if len(cur) + len(w) + 1 > width and cur:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}".strip()
+    if cur:
+        lines.append(cur)
+    return tuple(lines[:2])
+
+
+def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
+    g = st.match.game
+    if p.long:
+        if g is None or st.last_obs is None:
+            out.say.append("confirm (long): nothing to set up yet")
+            return st
+        turn = g.turn
+        seen = seen_position(st.last_obs, turn)
+        if seen is None:
+            out.say.append("confirm (long): the board is not a valid position")
+            return replace(st, message=("board not valid",), sound=Sound.ASK)
+        st = _record(st, SetUp(position_id=seen.position_id(), turn=turn.label), out)
+        out.say.append(f"position set up by hand: {seen.position_id()}, {turn.label} to roll")
+        return replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None,
+                       message=(f"{_name(st, turn)} to roll",))
+    if st.mode is Mode.ILLEGAL and st.verdict is not None and st.verdict.seen is not None:
+        assert g is not None and st.dice is not None
+        roll = st.dice
+        seen = st.verdict.seen
+        mover = seen.turn if st.opening else g.turn
+        if st.opening:
+            hi, lo = roll.high, roll.low
+            white, black = (hi, lo) if mover is Color.WHITE else (lo, hi)
+            st = _record(st, OpeningRoll(white=white, black=black), out)
+            st = replace(st, opening=False)
+            g = st.match.game
+            assert g is not None
+        st = _record(st, Moved(player=mover.label, dice=(roll.a, roll.b), play="",
+                               position_id=seen.position_id(), illegal=True), out)
+        out.say.append(f"illegal play condoned by {_name(st, mover.other)}")
+        st = replace(st, verdict=None, dice=None,
+                     last_points=differing_points(g.position, seen))
+        return _after_move(st, out)
+    if st.mode is Mode.ASK and st.verdict is not None and st.verdict.candidates:
+        g2 = st.match.game
+        assert g2 is not None
+        v = Verdict(Outcome.PLAY, play=st.verdict.candidates[0])
+        return _apply_verdict(replace(st, mode=Mode.MOVING), g2.position, v, out)
+    if st.mode is Mode.MOVING and st.last_obs is not None:
+        return _judge(st, st.last_obs, out)
+    return st
+
+
+def _undo(st: RefereeState, out: _Out) -> RefereeState:
+    if not any(isinstance(e, (Moved, Doubled, Took, Dropped, Beavered)) for e in st.events):
+        out.say.append("undo: nothing to take back")
+        return st
+    ev = Undone()
+    match = replay((*st.events, ev))
+    out.events.append(ev)
+    st = replace(st, events=(*st.events, ev), match=match, verdict=None, last_points=())
+    st = _mode_from_match(st)
+    g = match.game
+    out.say.append("undone: the last turn is taken back")
+    if g is not None and g.phase is Phase.MOVE and g.dice is not None:
+        return replace(st, acted=None, message=("undone: move again",))
+    return replace(st, acted=None, message=("undone",))
+
+
+def _double(st: RefereeState, out: _Out) -> RefereeState:
+    g = st.match.game
+    if g is None or st.mode is not Mode.TO_ROLL:
+        raise_cube = "a double is offered before rolling, on one's own turn"
+        out.say.append(f"double: {raise_cube}")
+        return replace(st, message=("no double now",), sound=Sound.ASK)
+    st = _record(st, Doubled(player=g.turn.label), out)
+    out.say.append(f"{_name(st, g.turn)} doubles to {g.cube.value * 2}")
+    return replace(st, mode=Mode.DOUBLED, message=(f"double to {g.cube.value * 2}",
+                                                   "take or drop?"))
+
+
+def _answer(st: RefereeState, button: str, out: _Out) -> RefereeState:
+    g = st.match.game
+    if g is None or st.mode is not Mode.DOUBLED:
+        out.say.append(f"{button}: no double is offered")
+        return replace(st, message=(f"no double to {button}",), sound=Sound.ASK)
+    taker = g.turn.other
+    ev = {"take": Took, "drop": Dropped, "beaver": Beavered}[button](player=taker.label)
+    st = _record(st, ev, out)
+    g2 = st.match.game
+    assert g2 is not None
+    if button == "drop":
+        out.say.append(f"{_name(st, taker)} drops")
+        return _game_over(st, out)
+    verb = "takes" if button == "take" else "beavers"
+    out.say.append(f"{_name(st, taker)} {verb}: cube {g2.cube.value}")
+    return replace(st, mode=Mode.TO_ROLL, message=(f"cube {g2.cube.value}",
+                                                   f"{_name(st, g.turn)} to roll"))
+
+
+# --- effects --------------------------------------------------------------------------------
+
+
+def _name(st: RefereeState, c: Color) -> str:
+    return st.match.name(c)
+
+
+def _score_line(m: MatchState) -> str:
+    s = m.settings
+    total = f"/{s.length}" if s.length else ""
+    cr = " Crawford" if m.game is not None and m.game.crawford else ""
+    return f"{s.white} {m.score[0]} - {m.score[1]} {s.black}{total}{cr}"
+
+
+def _show_resync(st: RefereeState, obs: BoardObservation) -> RefereeState:
+    g = st.match.game
+    assert g is not None
+    seen = seen_position(obs, g.turn)
+    pts = differing_points(g.position, seen) if seen is not None else ()
+    return replace(st, verdict=Verdict(Outcome.ILLEGAL, seen=seen, points=pts),
+                   message=("board differs:", "restore lit points", "long confirm=accept"))
+
+
+def render(st: RefereeState) -> Effects:
+    """The LEDs and display for a state (whole state: idempotent)."""
+    lit: dict[int, RGB] = {}
+    blink: set[int] = set()
+    g = st.match.game
+    for p in st.last_points:
+        lit[point_led(p)] = BLUE
+    v = st.verdict
+    if v is not None and st.mode in (Mode.ILLEGAL, Mode.ASK, Mode.RESYNC):
+        colour = {Mode.ILLEGAL: RED, Mode.ASK: AMBER, Mode.RESYNC: PURPLE}[st.mode]
+        for p in v.points:
+            lit[point_led(p)] = colour
+            blink.add(point_led(p))
+    if g is not None and st.mode not in (Mode.GAME_OVER, Mode.MATCH_OVER):
+        lit[LED_STATUS] = WHITE_LIGHT if g.decider is Color.WHITE else RED
+    if g is not None and g.result is not None:
+        lit[LED_TRAY_WHITE if g.result.winner is Color.WHITE else LED_TRAY_BLACK] = GREEN
+    lines = (_score_line(st.match)[:21], *st.message)
+    return Effects.build(lit, lines, blink, st.sound, st.animation)
