@@ -12,7 +12,8 @@
 #      numpy 1.x and opencv-python>=4.12 would pull numpy 2 ("numpy.dtype size changed");
 #   3. the system user pibg in groups video, gpio, dialout, i2c;
 #   4. /etc/pibg/pibg.toml from the example (kept if it exists);
-#   5. the systemd unit, enabled and started.
+#   5. a udev rule for the Pico (keeps ModemManager's AT probes off it);
+#   6. the systemd unit, enabled and started.
 # Check the result with:  sudo -u pibg /opt/pibg/venv/bin/pibg doctor --config /etc/pibg/pibg.toml
 set -euo pipefail
 
@@ -100,7 +101,12 @@ else
     echo "keeping existing $CONF_DIR/pibg.toml"
 fi
 
-echo "== 5. systemd unit"
+echo "== 5. udev rule for the Pico (no ModemManager probing, /dev/pibg-pico)"
+run install -m 0644 "$SRC/hardware/udev/99-pibg-pico.rules" /etc/udev/rules.d/99-pibg-pico.rules
+run udevadm control --reload-rules
+run udevadm trigger --subsystem-match=tty
+
+echo "== 6. systemd unit"
 unit="$SRC/systemd/pibg.service"
 if [ "$PREFIX" != /opt/pibg ]; then
     tmp_unit=$(mktemp)

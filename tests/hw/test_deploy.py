@@ -105,6 +105,7 @@ def test_install_script_dry_run() -> None:
     assert "numpy<2 opencv-python-headless<4.12" in out
     assert "--groups video,gpio,dialout,i2c pibg" in out or "usermod" in out
     assert "systemctl enable --now pibg.service" in out
+    assert "99-pibg-pico.rules" in out
     res2 = subprocess.run(
         ["bash", str(INSTALL), "--dry-run", "--no-gnubg", "--no-enable"],
         capture_output=True,
