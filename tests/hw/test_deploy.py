@@ -85,13 +85,18 @@ def test_systemd_analyze_security_offline(tmp_path: Path) -> None:
     assert "Overall exposure level for pibg.service" in res.stdout
 
 
-def test_install_script_syntax() -> None:
-    subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=30)
+SCRIPTS = [INSTALL, ROOT / "hardware" / "pico" / "flash.sh"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_syntax(script: Path) -> None:
+    subprocess.run(["bash", "-n", str(script)], check=True, timeout=30)
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed")
-def test_install_script_shellcheck() -> None:
-    res = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_shellcheck(script: Path) -> None:
+    res = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stdout
 
 
