@@ -1,0 +1,160 @@
+"""``pibg export``, ``pibg import``, ``pibg score`` and ``pibg stats``: the match records.
+
+    pibg export match.jsonl --format mat -o match.mat
+    pibg import match.mat -o match.jsonl
+    pibg score match.jsonl
+    pibg stats match.jsonl other.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pibg.exc import JournalError, RecordError
+from pibg.journal import Journal
+from pibg.match import MatchState, Phase
+from pibg.position import Color
+
+
+def register(sub: Any) -> None:
+    ex = sub.add_parser("export", help="write a journal as a .mat or .sgf match file",
+                        description="Write a match journal as a Jellyfish/gnubg .mat file or a "
+                                    "gnubg SGF file (GNU Backgammon and eXtreme Gammon import "
+                                    "them).")
+    ex.add_argument("journal", type=Path, help="the match journal (.jsonl)")
+    ex.add_argument("--format", choices=("mat", "sgf"), default="mat")
+    ex.add_argument("-o", "--output", type=Path,
+                    help="output file (written atomically); default: standard output")
+    ex.set_defaults(handler=run_export)
+
+    im = sub.add_parser("import", help="read a .mat match file into a new journal",
+                        description="Read a .mat match file (gnubg, Jellyfish or XG dialect), "
+                                    "check every move against the rules, and write a journal.")
+    im.add_argument("file", type=Path, help="the .mat file")
+    im.add_argument("-o", "--output", type=Path, required=True, help="the journal to create")
+    im.set_defaults(handler=run_import)
+
+    sc = sub.add_parser("score", help="show a journal's match score, cube and games")
+    sc.add_argument("journal", type=Path)
+    sc.set_defaults(handler=run_score)
+
+    st = sub.add_parser("stats", help="dice statistics and a fairness test over journals")
+    st.add_argument("journals", type=Path, nargs="+")
+    st.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    st.set_defaults(handler=run_stats)
+
+
+def _open(path: Path) -> Journal:
+    if not path.exists():
+        raise JournalError(f"{path}: no such journal")
+    journal = Journal.open(path, create=False)
+    if journal.recovery:
+        print(f"pibg: {journal.recovery}", file=sys.stderr)
+    return journal
+
+
+def _date(journal: Journal, sep: str) -> str | None:
+    for entry in journal.entries():
+        if entry.ts:
+            m = re.match(r"(\d{4})-(\d{2})-(\d{2})", entry.ts)
+            if m:
+                return sep.join(m.groups())
+    return None
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from pibg.matfile import dumps_mat, match_record, write_atomic
+    from pibg.sgf import dumps_sgf
+
+    with _open(args.journal) as journal:
+        try:
+            record = match_record(journal.events())
+        except RecordError as exc:
+            raise RecordError(f"{args.journal}: {exc}") from exc
+        if args.format == "mat":
+            text = dumps_mat(record, _date(journal, "."))
+        else:
+            text = dumps_sgf(record, _date(journal, "-"))
+    if args.output:
+        write_atomic(args.output, text)
+        print(f"wrote {args.output} ({len(record.games)} games)", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from pibg.matfile import read_mat
+
+    events = read_mat(args.file)
+    out: Path = args.output
+    if out.exists() and out.stat().st_size:
+        raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+    with Journal.open(out) as journal:
+        for ev in events:
+            journal.append(ev)
+        state = journal.replay()
+    print(f"{out}: {len(events)} events, {len(state.games)} games, "
+          f"score {state.score[0]}-{state.score[1]}")
+    return 0
+
+
+def score_text(state: MatchState) -> str:
+    s = state.settings
+    lines = []
+    kind = "money play" if s.money else f"{s.length}-point match"
+    lines.append(f"{s.white} (white) {state.score[0]} - {state.score[1]} {s.black} (black), {kind}")
+    if state.over and state.winner is not None:
+        lines.append(f"match over: {state.name(state.winner)} wins")
+    game = state.game
+    if game is not None and game.phase is not Phase.OVER:
+        cube = game.cube
+        owner = "centred" if cube.owner is None else f"owned by {state.name(cube.owner)}"
+        lines.append(f"game {len(state.games) + 1} in progress: cube {cube.value} {owner}, "
+                     f"{state.name(game.decider)} to {_phase_word(game.phase)}")
+    if s.length:
+        if game is not None and game.crawford and game.phase is not Phase.OVER:
+            lines.append("Crawford game: no doubling")
+        elif state.post_crawford:
+            lines.append("post-Crawford: doubling allowed again")
+        elif state.next_game_is_crawford() and not state.over:
+            lines.append("next game is the Crawford game")
+    if state.games:
+        lines.append("games:")
+        w = b = 0
+        for k, res in enumerate(state.games, start=1):
+            if res.winner is Color.WHITE:
+                w += res.points
+            else:
+                b += res.points
+            tag = " (Crawford)" if res.crawford else ""
+            lines.append(f"  {k:2d}. {state.name(res.winner)} +{res.points} "
+                         f"({res.termination}, cube {res.cube}){tag}  -> {w}-{b}")
+    return "\n".join(lines)
+
+
+def _phase_word(phase: Phase) -> str:
+    return {Phase.OPENING: "roll the opening", Phase.ROLL: "double or roll",
+            Phase.DOUBLED: "take or drop", Phase.MOVE: "move"}.get(phase, phase.value)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    with _open(args.journal) as journal:
+        state = journal.replay()
+    print(score_text(state))
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from pibg.stats import dice_stats
+
+    events = []
+    for path in args.journals:
+        with _open(path) as journal:
+            events.extend(journal.events())
+    print(dice_stats(events).report(alpha=args.alpha))
+    return 0
