@@ -1,4 +1,4 @@
-# ruff: noqa: UP031, SIM108
+# ruff: noqa: UP031
 """The pibg <-> Pico line protocol: framing, CRC and the device's command core.
 
 This one file runs in two places, so it must stay valid CPython *and* MicroPython:

@@ -232,3 +232,19 @@ def test_pyserial_unplug_error_is_what_we_catch(fake_pico: FakePico) -> None:
         s.write(b"x")
         s.read(10)
     s.close()
+
+
+def test_unplug_mid_message_then_replug_restores_within_5s(fake_pico: FakePico) -> None:
+    with PicoLink(fake_pico.port, heartbeat=0.2, timeout=0.1) as link:
+        assert link.wait_synced(5)
+        fake_pico.drop_replies = 1000  # the device stops answering: the host is mid-retry
+        PicoDisplay(link).show(Effects.build(display=["White to play", "5-3"]))
+        assert _wait(lambda: any(b" TXT 0 White" in r for r in fake_pico.received), 2)
+        fake_pico.send(b"1 TXT 0 Whi")  # and half a line is on the wire when the cable goes
+        fake_pico.unplug()
+        fake_pico.drop_replies = 0
+        fake_pico.replug()
+        t0 = time.monotonic()
+        assert link.wait_synced(5)
+        assert time.monotonic() - t0 < 5
+        assert fake_pico.text()[:2] == ("White to play", "5-3")
