@@ -201,7 +201,8 @@ class Rig:
         with self._status_lock:
             self.status[part] = text
             summary = "; ".join(f"{k}: {v}" for k, v in sorted(self.status.items()))
-        self.notifier.status(summary)
+        if not self._closed:  # after STOPPING=1 the parts closing down is no news
+            self.notifier.status(summary)
         if self.on_status is not None:
             try:
                 self.on_status(part, text)
