@@ -154,15 +154,20 @@ def ring_scores(cfg: VisionConfig, layout: Layout, grads: tuple[Array, Array, fl
 
 @dataclass(frozen=True, slots=True)
 class RingModel:
-    """Ring evidence on occupied and on empty places, learnt at calibration."""
+    """Ring evidence on occupied places and on empty ones (per distance from the base, since
+    the board's edge and the points' outlines cross the circle more near the base), learnt
+    at calibration."""
 
     occupied: tuple[float, float]  #: mean, sigma
-    empty: tuple[float, float]
+    empty: tuple[tuple[float, float], ...]  #: mean, sigma for each place k from the base
 
     def llr(self, r: Array) -> Array:
-        """log P(r | checker) - log P(r | empty)."""
+        """log P(r | checker) - log P(r | empty); ``r`` (..., K)."""
         mo, so = self.occupied
-        me, se = self.empty
+        emp = np.asarray(self.empty, np.float32)
+        k = r.shape[-1]
+        me = emp[:k, 0] if len(emp) >= k else np.resize(emp[:, 0], k)
+        se = emp[:k, 1] if len(emp) >= k else np.resize(emp[:, 1], k)
         lo = -0.5 * ((r - mo) / so) ** 2 - np.log(so)
         le = -0.5 * ((r - me) / se) ** 2 - np.log(se)
         return np.asarray(lo - le, np.float32)

@@ -51,7 +51,8 @@ class Calibration:
     bar_bg: Array      #: (2, Kb, 3) BGR of the empty bar, White's side then Black's
     tray_bg: Array     #: (2, R, 3) BGR of the empty tray per row, White's half then Black's
     cube_bg: Array     #: (3, 3) BGR at the cube's places: centre, White's end, Black's end
-    ring: B.RingModel = B.RingModel((0.9, 0.1), (0.35, 0.2))  #: round-edge evidence
+    ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: round-edge evidence
+    bar_ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: the same on the bar
     checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
     point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, BGR
 
@@ -86,7 +87,8 @@ class Calibration:
             "[ring]",
             "# share of a checker-sized circle with an edge: on checkers, on the empty board",
             f"occupied = {vec(self.ring.occupied)}",
-            f"empty = {vec(self.ring.empty)}",
+            "empty = [" + ", ".join(vec(v) for v in self.ring.empty) + "]",
+            "bar_empty = [" + ", ".join(vec(v) for v in self.bar_ring.empty) + "]",
             "",
             "[white]",
             f"mean = {vec(self.white.mean)}",
@@ -140,7 +142,8 @@ class Calibration:
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray"}, source,
                     "empty.")
-        _check_keys(_table(data, "ring", source), {"occupied", "empty"}, source, "ring.")
+        _check_keys(_table(data, "ring", source), {"occupied", "empty", "bar_empty"}, source,
+                    "ring.")
         if data["version"] != FORMAT_VERSION:
             raise CalibrationError(
                 f"{source}: calibration version {data['version']} is not {FORMAT_VERSION}: "
@@ -165,7 +168,11 @@ class Calibration:
                 cube_bg=np.asarray(empty["cube"], np.float32),
                 ring=B.RingModel((float(data["ring"]["occupied"][0]),
                                   float(data["ring"]["occupied"][1])),
-                                 (float(data["ring"]["empty"][0]), float(data["ring"]["empty"][1]))),
+                                 tuple((float(m), float(sd)) for m, sd in data["ring"]["empty"])),
+                bar_ring=B.RingModel((float(data["ring"]["occupied"][0]),
+                                      float(data["ring"]["occupied"][1])),
+                                     tuple((float(m), float(sd))
+                                           for m, sd in data["ring"]["bar_empty"])),
                 checker_radius_px=float(data["checker_radius_px"]),
                 point_colours=tuple((float(c[0]), float(c[1]), float(c[2]))
                                     for c in data["point_colours"]),
@@ -293,14 +300,26 @@ def _agreement(cfg: VisionConfig, canon: Array, layout: Layout, white: B.ColourM
     return float((reading.classes() == start_labels(layout.slots_per_point())).mean())
 
 
-def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout) -> B.RingModel:
-    """Round-edge evidence on the starting position's checkers and on its empty places."""
-    r = B.ring_scores(cfg, layout, B.gradients(canon), layout.point_slots())
+def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
+               ) -> tuple[B.RingModel, B.RingModel]:
+    """Round-edge evidence on the starting position's checkers and on its empty places (on
+    the points, and on the bar)."""
+    grads = B.gradients(canon)
+    r = B.ring_scores(cfg, layout, grads, layout.point_slots())
     labels = start_labels(layout.slots_per_point())
-    occ, emp = r[labels != B.EMPTY], r[labels == B.EMPTY]
+    occ = r[labels != B.EMPTY]
     floor = cfg.ring_sigma_floor
-    return B.RingModel((float(occ.mean()), max(float(occ.std()), floor)),
-                       (float(emp.mean()), max(float(emp.std()), floor)))
+    empty = []
+    for k in range(r.shape[1]):
+        e = r[:, k][labels[:, k] == B.EMPTY]
+        e = e if len(e) >= 3 else r[labels == B.EMPTY]
+        empty.append((float(e.mean()), max(float(e.std()), floor)))
+    occupied = (float(occ.mean()), max(float(occ.std()), floor))
+    rb = B.ring_scores(cfg, layout, grads, np.stack([layout.bar_slots(True),
+                                                     layout.bar_slots(False)]))
+    bar = tuple((float(rb[:, k].mean()), max(float(rb[:, k].std()), floor, 0.1))
+                for k in range(rb.shape[1]))
+    return B.RingModel(occupied, tuple(empty)), B.RingModel(occupied, bar)
 
 
 def learn(cfg: VisionConfig, image: Array, corners: Array,
@@ -355,7 +374,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     n = min(len(t) for t in trays)
     tray = np.stack([t[:n] for t in trays])
     pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
-    ring = learn_ring(cfg, canon, layout)
+    ring, bar_ring = learn_ring(cfg, canon, layout)
     # Checker radius in image pixels, measured round point 1's first place.
     inv = np.linalg.inv(hm)
     cx, cy = layout.slot_centre(1, 0)
@@ -374,6 +393,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         tray_bg=tray.astype(np.float32),
         cube_bg=cube.astype(np.float32),
         ring=ring,
+        bar_ring=bar_ring,
         checker_radius_px=radius if math.isfinite(radius) else 0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
     )

@@ -119,16 +119,20 @@ class Vision:
             return BoardObservation.unreadable(
                 f"{unexplained} checker places look like neither board nor checker "
                 "(a hand or arm over the board?)")
-        ring = B.ring_scores(cfg, lay, B.gradients(canon), self._slots)
+        grads = B.gradients(canon)
+        ring = B.ring_scores(cfg, lay, grads, self._slots)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
         run, colour, cum = B.counts_from_logits(logits, reading)
-        # Bar.
-        bar_feat = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots) / gain)
-        bar_read = B.classify_places(cfg, bar_feat, self._bar_lab, cal.white, cal.black)
-        bar_cls = bar_read.classes()
-        bar_counts = {B.WHITE: int((bar_cls == B.WHITE).sum()),
-                      B.BLACK: int((bar_cls == B.BLACK).sum())}
-        bar_conf = float(bar_read.probs(cfg.softness).max(-1).min())
+        # Bar: like two short points, filled from the middle outwards.
+        grads_bar = B.ring_scores(cfg, lay, grads, self._bar_slots)
+        bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots) / gain)
+        bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
+        bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
+        bar_run, bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
+        bar_counts = {c: int(sum(int(bar_run[i]) for i in range(2) if bar_colour[i] == c))
+                      for c in (B.WHITE, B.BLACK)}
+        bar_reads = B.point_reads(bar_cum, bar_read, bar_run, bar_colour, np.zeros(2, np.int32))
+        bar_conf = min(r.confidence for r in bar_reads)
         # Trays.
         off_w, conf_w = B.tray_count(cfg, lay, img, cal.tray_bg[0], cal.white, True, gain)
         off_b, conf_b = B.tray_count(cfg, lay, img, cal.tray_bg[1], cal.black, False, gain)
