@@ -5,5 +5,6 @@ Modules: :mod:`~pibg.hw.buttons` (gpiozero buttons -> ``ButtonEvent`` queue),
 :mod:`~pibg.hw.display` (render :class:`~pibg.effects.Effects`), :mod:`~pibg.hw.output`
 (both at once, never blocking), :mod:`~pibg.hw.mock` (stand-ins for tests and laptop demos),
 :mod:`~pibg.hw.pico_protocol` (the wire protocol, shared with the Pico firmware),
-:mod:`~pibg.hw.storage` (disk space and full-disk errors).
+:mod:`~pibg.hw.storage` (disk space and full-disk errors), :mod:`~pibg.hw.rig` (all of it
+for the main loop, built from a :class:`~pibg.config.Config`).
 """

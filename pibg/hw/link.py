@@ -113,13 +113,16 @@ class SerialTransport:
             if len(self._buf) > 4 * proto.MAX_LINE:  # a stream without newlines: drop it
                 self._buf.clear()
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return b""
             try:
-                self._ser.timeout = remaining
-                chunk = self._ser.read(max(1, self._ser.in_waiting))
+                waiting = self._ser.in_waiting
+                if remaining <= 0 and not waiting:
+                    return b""
+                self._ser.timeout = max(0.0, remaining)
+                chunk = self._ser.read(max(1, waiting))
             except (self._serial_exc, OSError, TypeError) as exc:
                 raise LinkDownError(f"serial port {self.url} failed while reading: {exc}") from exc
+            if not chunk and remaining <= 0:
+                return b""
             self._buf += chunk
 
     def close(self) -> None:

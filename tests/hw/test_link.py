@@ -248,3 +248,11 @@ def test_unplug_mid_message_then_replug_restores_within_5s(fake_pico: FakePico) 
         assert link.wait_synced(5)
         assert time.monotonic() - t0 < 5
         assert fake_pico.text()[:2] == ("White to play", "5-3")
+
+
+def test_idle_link_notices_reboot_before_the_next_ping(fake_pico: FakePico) -> None:
+    with PicoLink(fake_pico.port, heartbeat=30, timeout=0.1) as link:
+        PicoDisplay(link).show(Effects.build(display=["Black to play"]))
+        assert link.wait_synced(5)
+        fake_pico.reboot()
+        assert _wait(lambda: fake_pico.text()[0] == "Black to play", 2)
