@@ -17,6 +17,7 @@ file, the line and what was expected.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import tempfile
@@ -43,7 +44,7 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameResult, MatchState, Phase, apply, effective_events
-from pibg.moves import Dice, Move, parse_moves
+from pibg.moves import Dice, Move, Play, parse_moves
 from pibg.position import BAR, OFF, Color, Position
 from pibg.rules import legal_plays, resolve
 
@@ -87,17 +88,37 @@ class MatchRecord:
     final: MatchState
 
 
-def apply_steps(pos: Position, steps: Sequence[tuple[int, int]]
+def apply_steps(pos: Position, steps: Sequence[tuple[int, int]], dice: Dice | None = None
                 ) -> tuple[Position, list[bool]] | None:
-    """Play single-die ``steps`` (mover's side) in order without checking the dice; None if a
-    step has no checker to move or lands on a made point."""
+    """Play single steps (mover's side) in order; ``None`` if one cannot be played there.
+
+    Without ``dice`` only the board is checked (a checker to move, no made point to land
+    on). With ``dice`` each step must also use a die still unused, and the order must be
+    playable: the bar first, bearing off only with every checker home and, with a die larger
+    than the point, none on a higher point.
+    """
     me = list(pos.mover)
     opp = list(pos.opponent)
+    left = list(dice.steps) if dice is not None else []
     hits = []
     for src, dst in steps:
         s = src - 1
-        if not 0 <= s <= 24 or me[s] == 0:
+        if not 0 <= s <= 24 or me[s] == 0 or dst >= src:
             return None
+        if dice is not None:
+            dist = src - dst
+            if me[24] and s != 24:
+                return None
+            if dist in left:
+                left.remove(dist)
+            elif dst == OFF and any(x > dist for x in left):
+                left.remove(min(x for x in left if x > dist))
+                if any(me[i] for i in range(s + 1, 6)):
+                    return None
+            else:
+                return None
+            if dst == OFF and any(me[i] for i in range(6, 25)):
+                return None
         me[s] -= 1
         hit = False
         if dst != OFF:
@@ -116,26 +137,15 @@ def apply_steps(pos: Position, steps: Sequence[tuple[int, int]]
 
 def play_steps(before: Position, dice: tuple[int, int], text: str, after: Position
                ) -> tuple[tuple[Move, ...], tuple[bool, ...]]:
-    """The single steps of a recorded play, in the order written when the text is already one
-    step per die (as ``.mat`` files are), else in an order the rules engine finds."""
+    """The single steps of a recorded play: as written when the text is one step per die in
+    a playable order (as ``.mat`` files are), else in an order the rules engine finds."""
     try:
         segments = parse_moves(text)
     except PibgError:
         segments = ()
     d = Dice.of(dice)
-    left = list(d.steps)
-    single = True
-    for src, dst in segments:
-        dist = src - dst
-        if dist in left:
-            left.remove(dist)
-        elif dst == OFF and any(x > dist for x in left):
-            left.remove(min(x for x in left if x > dist))
-        else:
-            single = False
-            break
-    if single and segments:
-        done = apply_steps(before, segments)
+    if segments:
+        done = apply_steps(before, segments, d)
         if done is not None and done[0] == after:
             return tuple(Move(s, t) for s, t in segments), tuple(done[1])
     for play in legal_plays(before, d):
@@ -145,6 +155,26 @@ def play_steps(before: Position, dice: tuple[int, int], text: str, after: Positi
     done = apply_steps(before, segments) if segments else None
     hits = tuple(done[1]) if done else tuple(False for _ in segments)
     return tuple(Move(s, t) for s, t in segments), hits
+
+
+def resolve_any_order(before: Position, dice: Dice | tuple[int, int], text: str) -> Play:
+    """:func:`pibg.rules.resolve`, but also accepting the steps of a legal play written in an
+    order that cannot be played (some programs sort them); the first error is raised."""
+    try:
+        return resolve(before, dice, text)
+    except PibgError as first:
+        try:
+            segments = parse_moves(text)
+        except PibgError:
+            raise first from None
+        if len(segments) < 2:
+            raise
+        for perm in itertools.permutations(segments):
+            try:
+                return resolve(before, dice, " ".join(f"{a}/{b}" for a, b in perm))
+            except PibgError:
+                continue
+        raise
 
 
 def match_record(events: Iterable[Event]) -> MatchRecord:
@@ -485,7 +515,7 @@ def _action(r: _Reader, m: re.Match[str], col: int) -> None:
         assert game is not None
         player = game.turn
         try:
-            play = resolve(game.position, dice, text)
+            play = resolve_any_order(game.position, dice, text)
         except PibgError as exc:
             raise r.fail(f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: {exc}"
                          ) from exc

@@ -60,7 +60,7 @@ def _game_tree(rec: MatchRecord, game: GameRecord, date: str | None) -> str:
     if date and game.number == 1:
         props.append(f"DT[{date}]")
     rules = []
-    if s.length and s.crawford:
+    if s.length > 1 and s.crawford:  # gnubg writes no Crawford rule for 1-point matches
         rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
     if s.money and s.jacoby:
         rules.append("Jacoby")

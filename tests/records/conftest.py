@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pibg.gnubg_oracle import GeneratorStats, find_gnubg, random_match
+from pibg.matfile import MatchRecord, match_record
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "records"
@@ -34,13 +35,15 @@ def gnubg_exe() -> str:
     return exe
 
 
-def _gen(seed: int) -> tuple[list[Any], GeneratorStats]:
-    return random_match(seed)
+def _gen(seed: int) -> tuple[list[Any], GeneratorStats, MatchRecord]:
+    events, stats = random_match(seed)
+    return events, stats, match_record(events)
 
 
 @pytest.fixture(scope="session")
-def random_matches() -> list[tuple[list[Any], GeneratorStats]]:
-    """``N_RANDOM`` seeded random matches (seeds 0..N-1), generated in parallel."""
+def random_matches() -> list[tuple[list[Any], GeneratorStats, MatchRecord]]:
+    """``N_RANDOM`` seeded random matches (seeds 0..N-1) as events, what they contain, and
+    the record the writers work from; made in parallel."""
     workers = min(8, os.cpu_count() or 1)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
