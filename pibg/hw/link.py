@@ -407,7 +407,9 @@ class PicoLink:
                 try:
                     link = self._connect()
                     delay = self.backoff
-                except (LinkDownError, DeviceCommandError) as exc:
+                except Exception as exc:  # the link thread must survive anything
+                    if not isinstance(exc, HardwareError):
+                        log.warning("pico link: unexpected error: %s", exc, exc_info=True)
                     self._note_failure(exc)
                     self._set_status(f"down: {exc} (retry in {delay:.1f} s)")
                     self._stop.wait(delay)
@@ -415,7 +417,9 @@ class PicoLink:
                     continue
             try:
                 self._serve(link)
-            except LinkDownError as exc:
+            except Exception as exc:  # reconnect rather than die
+                if not isinstance(exc, LinkDownError):
+                    log.warning("pico link: unexpected error: %s", exc, exc_info=True)
                 self._note_failure(exc)
                 self._set_status(f"down: {exc}")
                 link.transport.close()

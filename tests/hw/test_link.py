@@ -256,3 +256,21 @@ def test_idle_link_notices_reboot_before_the_next_ping(fake_pico: FakePico) -> N
         assert link.wait_synced(5)
         fake_pico.reboot()
         assert _wait(lambda: fake_pico.text()[0] == "Black to play", 2)
+
+
+def test_link_thread_survives_a_broken_transport_factory() -> None:
+    calls = []
+
+    def factory(path: str) -> MockTransport:
+        calls.append(path)
+        if len(calls) < 3:
+            raise LinkDownError("not yet")  # then a working one
+        mock = MockTransport()
+        mock.expect("HELLO 1", [HELLO])
+        for _ in range(30):
+            mock.expect("*", ["OK"])
+        return mock
+
+    with PicoLink("x", transport_factory=factory, backoff=0.01, heartbeat=0.05) as link:
+        assert link.wait_synced(3)
+    assert len(calls) == 3 and link.stats.failures == 2
