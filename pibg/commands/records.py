@@ -94,13 +94,24 @@ def run_import(args: argparse.Namespace) -> int:
     out: Path = args.output
     if out.exists() and out.stat().st_size:
         raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+    date = _mat_date(args.file)
     with Journal.open(out) as journal:
-        for ev in events:
-            journal.append(ev)
+        for k, ev in enumerate(events):
+            journal.append(ev, ts=date if k == 0 else None)
         state = journal.replay()
     print(f"{out}: {len(events)} events, {len(state.games)} games, "
           f"score {state.score[0]}-{state.score[1]}")
     return 0
+
+
+def _mat_date(path: Path) -> str | None:
+    """The ``; [EventDate "2026.11.22"]`` of a .mat file as ``2026-11-22``."""
+    try:
+        head = path.read_bytes()[:4096].decode("latin-1")
+    except OSError:
+        return None
+    m = re.search(r'\[EventDate\s+"(\d{4})[.-](\d{2})[.-](\d{2})"\]', head)
+    return "-".join(m.groups()) if m else None
 
 
 def score_text(state: MatchState) -> str:
