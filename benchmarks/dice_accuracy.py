@@ -1,0 +1,213 @@
+"""Accuracy of the dice stage (``pibg.vision.dice``) on the shared evaluation data.
+
+Run from the repository root::
+
+    python benchmarks/dice_accuracy.py [--data /work/shared] [--jobs 2] [--limit N]
+
+It prints one table (data set, boxes, correct, %) and skips any data set that is absent:
+
+- ``photos/dice train`` / ``photos/dice test``: :func:`read_die` on the crop of every
+  labelled box of Nell Byler's dice photos (``dice/data/ImageSets/Main/*_labels.csv``).
+- ``renders crops``: :func:`read_die` on a square crop (1.3 die edges) around the top-face
+  centre of every flat, unoccluded die of ``renders/dev`` and ``renders/game/frames``.
+- ``renders find_dice (flat)``: :func:`find_dice` on each frame warped top-down with
+  ``gt.board_corners`` (evaluation only); a flat die counts as right when a read lies within
+  one die edge of it with the right value and ``flat=True``.
+- ``renders cocked read as flat``: cocked dice that ``find_dice`` reported as flat (the
+  target is 0), and ``renders false dice``: reads matching no die at all.
+
+The expected die edge passed to :func:`find_dice` is 0.37 of the mean point width (the
+renders' boards); a real caller takes it from the board profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pibg.vision.dice import find_dice, read_die
+
+NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+WARP_WIDTH = 800
+DIE_PER_POINT = 0.37
+
+
+@dataclass
+class Tally:
+    boxes: int = 0
+    correct: int = 0
+
+    def add(self, ok: bool) -> None:
+        self.boxes += 1
+        self.correct += int(ok)
+
+
+# --- real photos ---------------------------------------------------------------------------------
+
+
+def _photo_rows(root: Path, split: str) -> list[dict[str, str]]:
+    path = root / "photos/dice/data/ImageSets/Main" / f"{split}_labels.csv"
+    if not path.is_file():
+        return []
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _photo_job(args: tuple[str, list[dict[str, str]]]) -> list[tuple[int, int]]:
+    image_path, rows = args
+    img = cv2.imread(image_path)
+    out: list[tuple[int, int]] = []
+    for r in rows:
+        truth = NAMES[r["class"]]
+        if img is None:
+            out.append((truth, 0))
+            continue
+        x0, y0, x1, y1 = (round(float(r[k])) for k in ("xmin", "ymin", "xmax", "ymax"))
+        crop = img[max(0, y0):y1, max(0, x0):x1]
+        out.append((truth, read_die(crop)[0]))
+    return out
+
+
+def photo_split(root: Path, split: str, jobs: int, limit: int | None) -> Tally | None:
+    rows = _photo_rows(root, split)
+    if not rows:
+        return None
+    rows = rows[:limit] if limit else rows
+    images = root / "photos/dice/data/JPEGImages_extracted_from_tfrecords"
+    by_file: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        by_file.setdefault(str(images / r["filename"]), []).append(r)
+    tally = Tally()
+    for results in _map(_photo_job, list(by_file.items()), jobs):
+        for truth, got in results:
+            tally.add(truth == got)
+    return tally
+
+
+# --- renders --------------------------------------------------------------------------------------
+
+
+def _render_files(root: Path) -> list[Path]:
+    dev = sorted((root / "renders/dev").glob("dev*.json"))
+    game = sorted((root / "renders/game/frames").glob("*.json"))
+    return dev + game
+
+
+def _render_job(path_s: str) -> dict[str, int]:
+    path = Path(path_s)
+    data = json.loads(path.read_text())
+    gt = data["gt"]
+    out = {"crop_n": 0, "crop_ok": 0, "flat_n": 0, "flat_ok": 0, "cocked_n": 0,
+           "cocked_flat": 0, "false": 0}
+    dice = gt.get("dice") or []
+    if not dice:
+        return out
+    img = cv2.imread(str(path.with_suffix(".jpg")))
+    if img is None:
+        return out
+    point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
+    die_img = DIE_PER_POINT * point_w
+    for d in dice:
+        if d["cocked"] or d.get("occluded"):
+            continue
+        cx, cy = d["top_center"]
+        h = round(0.65 * die_img)
+        crop = img[max(0, int(cy) - h):int(cy) + h, max(0, int(cx) - h):int(cx) + h]
+        out["crop_n"] += 1
+        out["crop_ok"] += int(read_die(crop)[0] == d["value"])
+    corners = np.array(gt["board_corners"], np.float32)
+    width = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
+    height = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])) / 2
+    h_px = round(WARP_WIDTH * height / width)
+    dst = np.array([[0, 0], [WARP_WIDTH, 0], [WARP_WIDTH, h_px], [0, h_px]], np.float32)
+    warp_m = cv2.getPerspectiveTransform(corners, dst)
+    warped = cv2.warpPerspective(img, warp_m, (WARP_WIDTH, h_px))
+    die_px = float(die_img * WARP_WIDTH / width)
+    reads = find_dice(warped, die_px=die_px)
+    used: set[int] = set()
+    for d in dice:
+        p = cv2.perspectiveTransform(np.array([[d["top_center"]]], np.float32), warp_m)[0, 0]
+        near = [(math.hypot(r.x - p[0], r.y - p[1]), i) for i, r in enumerate(reads)]
+        near = [t for t in near if t[0] < die_px]
+        hit = reads[min(near)[1]] if near else None
+        if near:
+            used.add(min(near)[1])
+        if d.get("occluded"):
+            continue
+        if d["cocked"]:
+            out["cocked_n"] += 1
+            out["cocked_flat"] += int(hit is not None and hit.flat)
+        else:
+            out["flat_n"] += 1
+            out["flat_ok"] += int(hit is not None and hit.flat and hit.value == d["value"])
+    out["false"] += sum(1 for i in range(len(reads)) if i not in used)
+    return out
+
+
+def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
+    files = _render_files(root)
+    if not files:
+        return None
+    files = files[:limit] if limit else files
+    total: dict[str, int] = {}
+    for res in _map(_render_job, [str(f) for f in files], jobs):
+        for k, v in res.items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+# --- driver ----------------------------------------------------------------------------------
+
+
+def _map(fn: Any, items: list[Any], jobs: int) -> Iterator[Any]:
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(fn, items, chunksize=4)
+
+
+def _row(name: str, boxes: int, correct: int) -> str:
+    pct = f"{100.0 * correct / boxes:6.2f}" if boxes else "     -"
+    return f"{name:<34} {boxes:>6} {correct:>8} {pct:>7}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=Path("/work/shared"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
+    args = ap.parse_args(argv)
+    print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
+    for split in ("train", "test"):
+        t = photo_split(args.data, split, args.jobs, args.limit)
+        if t is None:
+            print(f"{'photos/dice ' + split:<34} (absent, skipped)")
+        else:
+            print(_row(f"photos/dice {split}", t.boxes, t.correct))
+    r = renders(args.data, args.jobs, args.limit)
+    if r is None:
+        print(f"{'renders':<34} (absent, skipped)")
+    else:
+        print(_row("renders crops (read_die)", r["crop_n"], r["crop_ok"]))
+        print(_row("renders find_dice (flat)", r["flat_n"], r["flat_ok"]))
+        print(_row("renders cocked read as flat", r["cocked_n"], r["cocked_flat"]))
+        print(f"{'renders false dice (no die there)':<34} {r['false']:>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
