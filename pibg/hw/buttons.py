@@ -262,3 +262,55 @@ class ButtonPanel:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class PicoButtons:
+    """Buttons wired to the Pico instead of the Pi (``BUTTON_PINS`` in the firmware).
+
+    The firmware reports raw level changes as ``EVT BTN <n> DOWN|UP``; pass :meth:`handle` as
+    the link's ``on_event``. Button ``n`` is ``names[n]``; debouncing and long presses are the
+    same as for :class:`ButtonPanel` (call :meth:`poll` to report holds while still held).
+    """
+
+    def __init__(
+        self,
+        names: tuple[str, ...] = ("confirm", "undo", "double", "take", "drop"),
+        *,
+        hold_time: float = 1.0,
+        bounce_time: float = 0.05,
+        events: queue.Queue[ButtonEvent] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        actions: Mapping[tuple[ButtonName, Press], Action] = ACTIONS,
+    ) -> None:
+        self.names = tuple(ButtonName(n) for n in names)
+        self.events: queue.Queue[ButtonEvent] = events if events is not None else queue.Queue()
+        self.clock = clock
+        self.actions = dict(actions)
+        self._lock = threading.Lock()
+        self._debounce = {n: Debouncer(bounce_time, hold_time) for n in self.names}
+
+    def handle(self, text: str) -> None:
+        """One device event, e.g. ``"BTN 0 DOWN"``; anything else is ignored."""
+        words = text.split()
+        if len(words) != 3 or words[0] != "BTN" or words[2] not in ("DOWN", "UP"):
+            return
+        try:
+            key = self.names[int(words[1])]
+        except (ValueError, IndexError):
+            log.debug("ignoring event for an unknown Pico button: %r", text)
+            return
+        with self._lock:
+            press = self._debounce[key].edge(words[2] == "DOWN", self.clock())
+        self._emit(key, press)
+
+    def poll(self) -> None:
+        now = self.clock()
+        for key, deb in self._debounce.items():
+            with self._lock:
+                press = deb.held(now)
+            self._emit(key, press)
+
+    def _emit(self, key: ButtonName, press: Press | None) -> None:
+        if press is not None:
+            action = self.actions.get((key, press), Action.NONE)
+            self.events.put(ButtonEvent(key, press, action, self.clock()))

@@ -17,6 +17,7 @@ kept in :attr:`Rig.status`, and shown in ``systemctl status``.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable
 from types import TracebackType
@@ -26,7 +27,7 @@ from pibg.camera import EndOfFrames, Frame, FrameSource, RetryingSource, make_so
 from pibg.config import Config
 from pibg.effects import Effects
 from pibg.exc import CameraUnavailableError
-from pibg.hw.buttons import ButtonEvent, ButtonPanel
+from pibg.hw.buttons import ButtonEvent, ButtonPanel, PicoButtons
 from pibg.hw.display import ConsoleDisplay
 from pibg.hw.link import Transport
 from pibg.hw.output import EffectsOutput, Sink, open_pico_output
@@ -46,6 +47,8 @@ class Rig:
     :param console: also print the display lines on stdout.
     :param extra_sinks: more outputs for the effects (the web page, a recorder ...).
     :param on_status: called with ``(part, text)`` whenever camera or Pico status changes.
+    :param pico_buttons: names of buttons wired to the Pico (firmware ``BUTTON_PINS`` order),
+        reported alongside the GPIO ones.
     """
 
     def __init__(
@@ -62,8 +65,18 @@ class Rig:
         transport_factory: Callable[[str], Transport] | None = None,
         notifier: ServiceNotifier | None = None,
         on_status: Callable[[str, str], None] | None = None,
+        pico_buttons: tuple[str, ...] | None = None,
     ) -> None:
         self.config = config
+        self.pico_buttons = (
+            PicoButtons(
+                pico_buttons,
+                hold_time=config.buttons.hold_time,
+                bounce_time=config.buttons.bounce_time,
+            )
+            if pico_buttons
+            else None
+        )
         self._camera_arg = camera
         self._camera_kwargs = camera_kwargs or {}
         self._pin_factory = pin_factory
@@ -105,6 +118,7 @@ class Rig:
                 self.output = open_pico_output(
                     self.config.serial,
                     on_status=lambda s: self._set_status("pico", s),
+                    on_event=self.pico_buttons.handle if self.pico_buttons else None,
                     transport_factory=self._transport_factory,
                     extra=sinks,
                 )
@@ -181,12 +195,17 @@ class Rig:
 
     def button_events(self) -> list[ButtonEvent]:
         """All button presses since the last call (after debouncing), oldest first."""
-        if self.buttons is None:
-            return []
-        self.buttons.poll()
-        events = []
-        while (event := self.buttons.get(0)) is not None:
-            events.append(event)
+        events: list[ButtonEvent] = []
+        for source in (self.buttons, self.pico_buttons):
+            if source is None:
+                continue
+            source.poll()
+            while True:
+                try:
+                    events.append(source.events.get_nowait())
+                except queue.Empty:
+                    break
+        events.sort(key=lambda e: e.at)
         return events
 
     def show(self, effects: Effects) -> None:

@@ -158,3 +158,29 @@ def test_debouncer_edges() -> None:
     assert d.settle(True, 2.0) is Press.LONG
     assert d.edge(False, 2.5) is None
     assert d.settle(False, 3.0) is None
+
+
+def test_pico_buttons_from_device_events() -> None:
+    from pibg.hw.buttons import PicoButtons
+
+    clock = Clock()
+    pb = PicoButtons(("confirm", "undo"), clock=clock)
+    for t, text in [
+        (0.0, "BTN 1 DOWN"),
+        (0.01, "BTN 1 UP"),
+        (0.02, "BTN 1 DOWN"),
+        (0.3, "BTN 1 UP"),
+        (1.0, "BTN 0 DOWN"),
+        (1.5, "BOOT 1.0"),
+        (1.6, "BTN 7 DOWN"),
+        (1.7, "BTN x UP"),
+    ]:
+        clock.now = 100 + t
+        pb.handle(text)
+    clock.now = 102.2
+    pb.poll()
+    got = []
+    while not pb.events.empty():
+        ev = pb.events.get_nowait()
+        got.append((ev.button.value, ev.press.value, ev.action.value))
+    assert got == [("undo", "short", "undo"), ("confirm", "long", "resync")]

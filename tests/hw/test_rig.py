@@ -109,3 +109,24 @@ def test_rig_closes_what_it_opened_when_buttons_fail(mock_factory: MockFactory) 
         rig.open()
     assert rig.camera is not None and rig.camera.status == "closed"
     busy.close()
+
+
+def test_rig_with_buttons_on_the_pico(tmp_path: Path) -> None:
+    with FakePico(tmp_path) as pico:
+        cfg = parse_config(f"[serial]\nport='{pico.port}'\n[buttons]\nbounce_time=0.0\n")
+        with Rig(
+            cfg,
+            camera=FrameListSource([np.zeros((4, 4, 3), np.uint8)]),
+            buttons=False,
+            pico_buttons=("confirm", "undo"),
+            notifier=ServiceNotifier(environ={}, send=lambda s: True),
+        ) as rig:
+            assert rig.output.link is not None and rig.output.link.wait_synced(5)
+            pico.send(pico.device.button_event(1, "DOWN"))
+            pico.send(pico.device.button_event(1, "UP"))
+            deadline = time.monotonic() + 3
+            events = []
+            while not events and time.monotonic() < deadline:
+                events = rig.button_events()
+                time.sleep(0.02)
+            assert [e.action for e in events] == [Action.UNDO]
