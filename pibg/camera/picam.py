@@ -6,8 +6,9 @@ picamera2 comes from apt (``python3-picamera2``), never pip; the venv sees it th
 YUV420 stream whose Y plane is a free greyscale frame for change detection.
 
 After start the camera runs with auto exposure / white balance (and continuous autofocus on a
-Camera Module 3) for ``settle_seconds``, then all of them are locked at the values they settled
-on, so a checker's colour does not drift while hands move over the board.
+Camera Module 3) until they report converged (at most ``settle_seconds``), then all of them are
+locked at the values they settled on, so a checker's colour does not drift while hands move
+over the board.
 
 A camera that stops delivering (a loose ribbon cable) makes ``capture_array(..., wait=t)`` raise
 ``TimeoutError``; :meth:`PiCamera2Source.read` turns that into
@@ -27,6 +28,10 @@ from pibg.camera.base import LORES_SIZE, BaseSource, Frame, as_bgr
 from pibg.exc import CameraUnavailableError
 
 log = logging.getLogger(__name__)
+
+#: Seconds between convergence checks, and the least time AE/AWB get before locking.
+SETTLE_STEP = 0.25
+MIN_SETTLE = 0.5
 
 
 def _default_factory(camera_num: int) -> Any:
@@ -52,7 +57,8 @@ class PiCamera2Source(BaseSource):
     :param size: main stream (width, height).
     :param lores_size: lores stream (width, height); both must be even.
     :param fps: frame rate (a referee needs few; 5 leaves CPU for vision on a Pi 4).
-    :param settle_seconds: how long AE/AWB/AF run before being locked.
+    :param settle_seconds: the longest AE/AWB/AF may run before being locked (they are
+        locked earlier once libcamera reports them converged).
     :param camera_factory: ``factory(camera_num) -> Picamera2``; tests inject a fake.
     """
 
@@ -78,6 +84,8 @@ class PiCamera2Source(BaseSource):
         self._cam: Any = None
         #: The controls locked after settling (for logs and ``pibg doctor``).
         self.locked: dict[str, Any] = {}
+        #: Seconds the camera took to settle at the last open.
+        self.settled_after = 0.0
 
     def _open(self) -> None:
         cam = self._factory(self.camera_num)
@@ -94,8 +102,7 @@ class PiCamera2Source(BaseSource):
             if has_af:
                 cam.set_controls({"AfMode": _af_mode("Continuous")})
             cam.start()
-            self._sleep(self.settle_seconds)
-            self.locked = self._lock_controls(cam, has_af)
+            self.locked = self._lock_controls(cam, has_af, self._settle(cam, has_af))
         except CameraUnavailableError:
             cam.close()
             raise
@@ -107,8 +114,26 @@ class PiCamera2Source(BaseSource):
             "%s started %sx%s @ %g fps, locked %s", self.name, *self.size, self.fps, self.locked
         )
 
-    def _lock_controls(self, cam: Any, has_af: bool) -> dict[str, Any]:
-        md = cam.capture_metadata()
+    def _settle(self, cam: Any, has_af: bool) -> dict[str, Any]:
+        """Wait until AE (and AF) report converged, at most ``settle_seconds``; the metadata.
+
+        libcamera reports ``AeState`` (2 = converged; older: ``AeLocked``) and ``AfState``
+        (2 = focused). At least ``MIN_SETTLE`` passes, so AWB gets a few frames too.
+        """
+        waited = 0.0
+        md: dict[str, Any] = {}
+        while waited < self.settle_seconds:
+            self._sleep(SETTLE_STEP)
+            waited += SETTLE_STEP
+            md = cam.capture_metadata()
+            ae_ok = md.get("AeLocked") is True or md.get("AeState") == 2
+            af_ok = not has_af or md.get("AfState") == 2
+            if ae_ok and af_ok and waited >= MIN_SETTLE:
+                break
+        self.settled_after = waited
+        return md or cam.capture_metadata()
+
+    def _lock_controls(self, cam: Any, has_af: bool, md: dict[str, Any]) -> dict[str, Any]:
         locked: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
         for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
             if key in md:

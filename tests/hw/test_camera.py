@@ -180,7 +180,7 @@ def test_picamera2_source_configures_settles_and_locks() -> None:
         assert fake.config["main"] == {"size": (640, 480), "format": "RGB888"}
         assert fake.config["lores"] == {"size": (160, 120), "format": "YUV420"}
         assert fake.config["controls"]["FrameDurationLimits"] == (200000, 200000)
-        assert slept == [2.0]
+        assert sum(slept) == pytest.approx(2.0)  # the fake never reports convergence
         locked = fake.controls[-1]
         assert locked["AeEnable"] is False and locked["AwbEnable"] is False
         assert locked["ExposureTime"] == 8000 and locked["ColourGains"] == (1.8, 1.5)
@@ -190,6 +190,20 @@ def test_picamera2_source_configures_settles_and_locks() -> None:
         assert lores is not None and lores.shape == (120, 160) and int(lores[0, 0]) == 77
     assert fake.state == "closed"
     src.close()
+
+
+def test_picamera2_locks_early_once_converged() -> None:
+    fake = FakePicamera2()
+    states = iter(
+        [{"AeState": 1, "AfState": 1}, {"AeState": 2, "AfState": 1}]
+        + [{"AeState": 2, "AfState": 2}] * 20
+    )
+    base = fake.capture_metadata
+    fake.capture_metadata = lambda: {**base(), **next(states)}  # type: ignore[method-assign]
+    slept: list[float] = []
+    with PiCamera2Source(camera_factory=lambda n: fake, sleep=slept.append) as src:
+        assert src.settled_after == pytest.approx(0.75) and sum(slept) == pytest.approx(0.75)
+        assert fake.controls[-1]["LensPosition"] == 3.5
 
 
 def test_picamera2_without_autofocus_locks_no_focus() -> None:
