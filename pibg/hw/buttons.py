@@ -94,6 +94,18 @@ class ButtonEvent:
     action: Action
     at: float
 
+    @property
+    def long(self) -> bool:
+        return self.press is Press.LONG
+
+    @property
+    def referee_button(self) -> str:
+        """The button name :class:`pibg.referee.Press` expects (a long take is ``beaver``).
+
+        ``referee.Press(ev.at, ev.referee_button, ev.long)``
+        """
+        return "beaver" if self.action is Action.BEAVER else self.button.value
+
 
 class Debouncer:
     """Press/release edges of one button in, short and long presses out; time is passed in.

@@ -184,3 +184,16 @@ def test_pico_buttons_from_device_events() -> None:
         ev = pb.events.get_nowait()
         got.append((ev.button.value, ev.press.value, ev.action.value))
     assert got == [("undo", "short", "undo"), ("confirm", "long", "resync")]
+
+
+def test_events_translate_to_referee_presses() -> None:
+    from pibg import referee
+
+    take_long = ButtonEvent(ButtonName.TAKE, Press.LONG, Action.BEAVER, 1.0)
+    confirm_long = ButtonEvent(ButtonName.CONFIRM, Press.LONG, Action.RESYNC, 2.0)
+    assert (take_long.referee_button, take_long.long) == ("beaver", True)
+    assert referee.Press(confirm_long.at, confirm_long.referee_button, confirm_long.long) == (
+        referee.Press(2.0, "confirm", True)
+    )
+    for name in ButtonName:
+        assert name.value in referee.BUTTONS
