@@ -49,12 +49,35 @@ def _spec(default: Any, **checks: Any) -> Any:
 class MatchConfig:
     #: Match length in points; 0 plays for money (unlimited games, cube rules below apply).
     length: int = _spec(0, min=0, max=99)
-    jacoby: bool = _spec(True)
+    crawford: bool = _spec(True)
+    #: Money play only: gammons count only after a double.
+    jacoby: bool = _spec(False)
+    #: Money play only: the taker may redouble at once, keeping the cube.
     beaver: bool = _spec(False)
+    #: Money play only: equal opening dice double the cube.
     automatic_doubles: bool = _spec(False)
-    max_automatic_doubles: int = _spec(0, min=0, max=6)
+    #: How many automatic doubles a game may have (0 = none).
+    max_automatic_doubles: int = _spec(1, min=0, max=6)
+    #: Highest cube value (0 = no limit).
+    cube_limit: int = _spec(0, choices=(0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024))
     player_white: str = _spec("White", nonempty=True)
     player_black: str = _spec("Black", nonempty=True)
+
+    def to_settings(self) -> Any:
+        """The :class:`pibg.events.MatchSettings` this section describes."""
+        from pibg.events import MatchSettings
+
+        return MatchSettings(
+            length=self.length,
+            white=self.player_white,
+            black=self.player_black,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
+            beaver=self.beaver,
+            automatic_doubles=self.automatic_doubles,
+            max_automatic_doubles=self.max_automatic_doubles,
+            cube_limit=self.cube_limit,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +221,13 @@ def _check_cross(cfg: Config, where: str) -> None:
                 "expected a different BCM pin for each button"
             )
         seen[pin] = name
+    if cfg.match.length:
+        for key in ("jacoby", "beaver", "automatic_doubles"):
+            if getattr(cfg.match, key):
+                raise ConfigError(
+                    f"{where}: [match] {key} = true: expected false with length = "
+                    f"{cfg.match.length} ({key} is a money-play option: set length = 0)"
+                )
     if cfg.camera.source == "folder" and cfg.camera.path is None:
         raise ConfigError(f"{where}: [camera] source = 'folder' needs path = <image folder>")
 

@@ -97,3 +97,16 @@ def test_config_is_frozen() -> None:
     cfg = Config()
     with pytest.raises(AttributeError):
         cfg.match.length = 3  # type: ignore[misc]
+
+
+def test_match_section_builds_match_settings() -> None:
+    settings = parse_config("[match]\nlength = 0\njacoby = true\nbeaver = true\n").match
+    s = settings.to_settings()
+    assert s.money and s.jacoby and s.beaver and s.max_automatic_doubles == 1
+    example = load_config(example_path()).match.to_settings()
+    assert example.length == 7 and example.crawford and not example.jacoby
+
+
+def test_money_options_with_a_match_length_are_refused() -> None:
+    with pytest.raises(ConfigError, match=r"\[match\] jacoby = true: expected false with length"):
+        parse_config("[match]\nlength = 5\njacoby = true\n", "/etc/pibg/pibg.toml")
