@@ -33,8 +33,17 @@ STATUS_LED = protocol.N_LEDS - 1
 FRAME_MS = 40
 
 
+_last_ticks = time.ticks_ms()
+_elapsed = 0
+
+
 def now_ms():
-    return time.ticks_ms()
+    """Milliseconds since boot that never wrap (ticks_ms wraps after ~12 days on the rp2)."""
+    global _last_ticks, _elapsed
+    ticks = time.ticks_ms()
+    _elapsed += time.ticks_diff(ticks, _last_ticks)
+    _last_ticks = ticks
+    return _elapsed
 
 
 class Oled:
@@ -145,7 +154,7 @@ def main():
             dev.text_dirty = False
             was_offline = offline
         animated = offline or dev.anim != "none" or dev.blink_mask
-        if dev.leds_dirty or (animated and time.ticks_diff(t, last_frame) >= FRAME_MS):
+        if dev.leds_dirty or (animated and t - last_frame >= FRAME_MS):
             render_strip(np, dev, t)
             dev.leds_dirty = False
             last_frame = t
