@@ -49,3 +49,15 @@ def random_matches() -> list[tuple[list[Any], GeneratorStats, MatchRecord]]:
         with ProcessPoolExecutor(workers) as pool:
             return list(pool.map(_gen, range(N_RANDOM), chunksize=8))
     return [_gen(s) for s in range(N_RANDOM)]
+
+
+@pytest.fixture(scope="session")
+def golden_matches(golden_dir: Path) -> list[tuple[Path, list[Any], MatchRecord]]:
+    """Every golden .mat read once: its path, its events and its record."""
+    from pibg.matfile import read_mat
+
+    out = []
+    for path in sorted(golden_dir.glob("*.mat")):
+        events = read_mat(path)
+        out.append((path, events, match_record(events)))
+    return out

@@ -60,10 +60,10 @@ def test_fixture_matches_same_in_gnubg_as_gnubgs_own_file(gnubg_exe: str,
         assert a["match"] == b["match"], a["file"]
 
 
-def test_golden_matches_round_trip_through_gnubg(golden_dir: Path, gnubg_exe: str,
+def test_golden_matches_round_trip_through_gnubg(golden_matches: list, gnubg_exe: str,
                                                  tmp_path: Path) -> None:
-    files = sorted(golden_dir.glob("*.mat"))
-    records = [(p.stem, match_record(read_mat(p))) for p in files]
+    files = [p for p, _, _ in golden_matches]
+    records = [(p.stem, rec) for p, _, rec in golden_matches]
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
     print(f"\n{rt.matches} golden matches: {rt.moves} moves, {rt.cube_actions} cube actions; "
           f"{len(rt.mismatches)} mismatches, {len(rt.known)} known")
