@@ -40,6 +40,7 @@ from pibg.events import (
     OpeningRoll,
     Resigned,
     Rolled,
+    SetUp,
     Took,
 )
 from pibg.exc import PibgError, RecordError
@@ -86,6 +87,8 @@ class MatchRecord:
     settings: MatchSettings
     games: list[GameRecord]
     final: MatchState
+    #: what the file formats cannot say (a resync, a set-up start, a condoned illegal play...)
+    warnings: list[str] = field(default_factory=list)
 
 
 def apply_steps(pos: Position, steps: Sequence[tuple[int, int]], dice: Dice | None = None
@@ -187,8 +190,10 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
         raise RecordError("a match record starts with a match_start event")
     state = MatchState.new(evs[0].settings)
     games: list[GameRecord] = []
+    warnings: list[str] = []
     for i, ev in enumerate(evs):
         before = state.game
+        _warn_unwritable(ev, i, len(games), warnings)
         try:
             if isinstance(ev, GameEnded):
                 continue
@@ -196,6 +201,10 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
         except PibgError as exc:
             raise RecordError(f"event {i + 1} ({ev.kind}): {exc}") from exc
         game = state.game
+        if (isinstance(ev, OpeningRoll) and before is not None and game is not None
+                and game.cube.value != before.cube.value):
+            warnings.append(f"event {i + 1} (game {len(games)}): an automatic double on a tied "
+                            f"opening roll; the files cannot say so (the cube value is lost)")
         if isinstance(ev, GameStarted):
             assert game is not None
             games.append(GameRecord(len(games) + 1, state.score, game.crawford, game.position))
@@ -217,11 +226,28 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
             rec.actions.append(Action(ev.kind, before.turn.other, before.position,
                                       value=game.cube.value))
         elif isinstance(ev, Resigned):
-            rec.actions.append(Action("resign", before.turn, before.position,
+            rec.actions.append(Action("resign", Color[ev.player.upper()], before.position,
                                       value=ev.multiplier))
         if game.result is not None and rec.result is None:
             rec.result = game.result
-    return MatchRecord(state.settings, games, state)
+    return MatchRecord(state.settings, games, state, warnings)
+
+
+def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> None:
+    where = f"event {index + 1} (game {max(games, 1)})"
+    if isinstance(ev, GameStarted) and ev.position_id and (
+            ev.position_id != Position.start().position_id() or ev.turn != "white"):
+        warnings.append(f"{where}: game {games + 1} starts from a set-up position; .mat and "
+                        f"SGF files start every game from the opening position")
+    elif isinstance(ev, SetUp):
+        warnings.append(f"{where}: the board was resynced to {ev.position_id}; the files "
+                        f"cannot say so, and the moves after it will not follow in gnubg")
+    elif isinstance(ev, Moved) and ev.illegal:
+        warnings.append(f"{where}: {ev.player}'s condoned illegal play {ev.play!r} is written "
+                        f"as played; gnubg does not check it, pibg's import will refuse it")
+    elif isinstance(ev, Beavered):
+        warnings.append(f"{where}: a beaver is written as 'Beavers => N' / B[beaver]; not "
+                        f"every program reads it")
 
 
 # --- writing ----------------------------------------------------------------------------------

@@ -75,6 +75,8 @@ def run_export(args: argparse.Namespace) -> int:
             record = match_record(journal.events())
         except RecordError as exc:
             raise RecordError(f"{args.journal}: {exc}") from exc
+        for warning in record.warnings:
+            print(f"pibg export: warning: {warning}", file=sys.stderr)
         if args.format == "mat":
             text = dumps_mat(record, _date(journal, "."))
         else:

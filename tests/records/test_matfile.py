@@ -229,3 +229,30 @@ def test_money_play_header() -> None:
     text = dumps_mat(events)
     assert text.startswith(" 0 point match\n")
     assert replay(parse_mat(text)).score == replay(events).score
+
+
+def test_unwritable_events_are_warned_not_hidden() -> None:
+    from pibg.events import SetUp
+
+    events, _ = random_match(2, length=3)
+    k = next(i for i, e in enumerate(events) if isinstance(e, Rolled))
+    pid = events[k + 1].position_id  # type: ignore[attr-defined]
+    # a resync to the position the play led to, with the other side on roll
+    edited = [*events[: k + 2], SetUp(pid, "white" if events[k].player == "black" else "black")]
+    rec = match_record(edited)
+    assert any("resynced" in w for w in rec.warnings)
+    assert match_record(events).warnings == []
+
+
+def test_resignation_by_the_side_not_on_turn() -> None:
+    events, _ = random_match(2, length=3)
+    k = next(i for i, e in enumerate(events) if isinstance(e, Rolled))
+    player = events[k].player  # type: ignore[attr-defined]
+    other = "white" if player == "black" else "black"
+    cut = [*events[: k + 2], Resigned(player, 1)]  # after the play, the other side is on turn
+    rec = match_record(cut)
+    act = rec.games[0].actions[-1]
+    assert act.kind == "resign" and act.player.label == player
+    assert rec.games[0].result is not None and rec.games[0].result.winner.label == other
+    back = parse_mat(dumps_mat(rec))
+    assert replay(back).score == replay(cut).score
