@@ -246,8 +246,8 @@ def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> 
         warnings.append(f"{where}: {ev.player}'s condoned illegal play {ev.play!r} is written "
                         f"as played; gnubg does not check it, pibg's import will refuse it")
     elif isinstance(ev, Beavered):
-        warnings.append(f"{where}: a beaver is written as 'Beavers => N' / B[beaver]; not "
-                        f"every program reads it")
+        warnings.append(f"{where}: a beaver is written as 'Beavers => N' / B[beaver], which "
+                        f"gnubg 1.07 does not read (it sees a redouble, or nothing)")
 
 
 # --- writing ----------------------------------------------------------------------------------
