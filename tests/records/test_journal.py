@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pibg import journal as journal_mod
 from pibg.events import (
@@ -201,3 +203,30 @@ def test_second_writer_is_refused(tmp_path: Path) -> None:
 def test_missing_journal_without_create(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="cannot open journal"):
         Journal.open(tmp_path / "none.jsonl", create=False)
+
+
+# --- property: a cut at any byte recovers exactly the complete lines before it ------------
+
+_SAMPLE, _ = random_match(21)
+_SAMPLE = _SAMPLE[:40]
+_BYTES = b"".join(encode_line(k, ev, ts=f"t{k}") for k, ev in enumerate(_SAMPLE, start=1))
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(min_value=0, max_value=len(_BYTES)))
+def test_any_cut_recovers_the_complete_lines(tmp_path: Path, cut: int) -> None:
+    d = tmp_path / f"cut{cut}"
+    d.mkdir()
+    path = d / "m.jsonl"
+    path.write_bytes(_BYTES[:cut])
+    complete = _BYTES[:cut].count(b"\n")
+    with Journal.open(path) as j:
+        assert j.events() == _SAMPLE[:complete]
+        torn = _BYTES[:cut].rsplit(b"\n", 1)[-1] if complete else _BYTES[:cut]
+        assert (j.recovery is not None) == bool(torn)
+        assert j.append(_SAMPLE[complete] if complete < len(_SAMPLE) else _SAMPLE[0]) == (
+            complete + 1)
+    if torn:
+        assert (d / "m.jsonl.torn-1").read_bytes() == torn
+    assert path.read_bytes()[: len(_BYTES[:cut]) - len(torn)] == _BYTES[: cut - len(torn)]
