@@ -139,39 +139,56 @@ class Journal:
         self._fd: int | None = fd
         self._entries = entries
         self._size = size
+        self._readonly = False
         self.recovery = recovery
 
     # --- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: PathLike, *, create: bool = True) -> Journal:
+    def open(cls, path: PathLike, *, create: bool = True, readonly: bool = False) -> Journal:
         """Open (or create) the journal at ``path`` and read what it holds.
+
+        The writer holds an exclusive lock. ``readonly=True`` is for readers (``pibg score``
+        during a match): no lock, no file changes, a torn last line is skipped and reported
+        but left in place, and :meth:`append` refuses.
 
         :raises JournalError: the file cannot be opened or locked, or a line other than the
             last one is corrupt (file name and line number in the message).
         """
         p = Path(path)
-        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
+        if readonly:
+            flags = os.O_RDONLY
+        else:
+            flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
+        existed = p.exists()
         try:
             fd = os.open(p, flags, 0o644)
         except OSError as exc:
             raise JournalError(f"{p}: cannot open journal: {exc.strerror}") from exc
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                raise JournalError(
-                    f"{p}: journal is in use by another process (close it there first)"
-                ) from exc
+            if not readonly:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as exc:
+                    raise JournalError(
+                        f"{p}: journal is in use by another process (close it there first)"
+                    ) from exc
+                if not existed:  # make the new directory entry durable too
+                    _fsync_dir(p.parent if str(p.parent) else Path("."))
             data = cls._read_all(fd)
             entries, good, tail = _parse(p, data)
             recovery = None
-            if tail:
+            if tail and readonly:
+                recovery = (f"{p}: read {len(entries)} complete events; the last line "
+                            f"({len(tail)} bytes) is incomplete and was skipped")
+            elif tail:
                 recovery = cls._cut_tail(p, fd, good, tail, len(entries))
         except BaseException:
             os.close(fd)
             raise
-        return cls(p, fd, entries, good, recovery)
+        journal = cls(p, fd, entries, good, recovery)
+        journal._readonly = readonly
+        return journal
 
     @staticmethod
     def _read_all(fd: int) -> bytes:
@@ -248,6 +265,8 @@ class Journal:
         """
         if self._fd is None:
             raise JournalError(f"{self.path}: journal is closed")
+        if self._readonly:
+            raise JournalError(f"{self.path}: journal was opened read-only")
         seq = self.next_seq
         line = encode_line(seq, event, ts)
         fd = self._fd
@@ -331,6 +350,6 @@ def replay_entries(path: PathLike, entries: Sequence[Entry]) -> MatchState:
 
 
 def read_events(path: PathLike) -> list[Event]:
-    """The events of a journal, recovering a torn tail as :meth:`Journal.open` does."""
-    with Journal.open(path, create=False) as journal:
+    """The complete events of a journal, read-only (a torn tail is skipped, not cut)."""
+    with Journal.open(path, readonly=True) as journal:
         return journal.events()

@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
 def _open(path: Path) -> Journal:
     if not path.exists():
         raise JournalError(f"{path}: no such journal")
-    journal = Journal.open(path, create=False)
+    journal = Journal.open(path, readonly=True)
     if journal.recovery:
         print(f"pibg: {journal.recovery}", file=sys.stderr)
     return journal

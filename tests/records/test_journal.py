@@ -230,3 +230,18 @@ def test_any_cut_recovers_the_complete_lines(tmp_path: Path, cut: int) -> None:
     if torn:
         assert (d / "m.jsonl.torn-1").read_bytes() == torn
     assert path.read_bytes()[: len(_BYTES[:cut]) - len(torn)] == _BYTES[: cut - len(torn)]
+
+
+def test_readonly_reader_beside_the_writer(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    with Journal.open(path) as writer:
+        writer.extend(_events()[:2])
+        with open(path, "ab") as fh:  # a write in flight, as a reader may see it
+            fh.write(b'{"seq":3,')
+        with Journal.open(path, readonly=True) as reader:
+            assert reader.events() == _events()[:2]
+            assert reader.recovery is not None and "skipped" in reader.recovery
+            with pytest.raises(JournalError, match="read-only"):
+                reader.append(_events()[2])
+    assert not list(tmp_path.glob("*.torn-*"))
+    assert path.read_bytes().endswith(b'{"seq":3,')
