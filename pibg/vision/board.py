@@ -268,6 +268,25 @@ def second_layer(run: Array, colour: Array, k: int, visible: dict[int, int]
     return extra
 
 
+def reconcile_tray(cfg: VisionConfig, run: Array, colour: Array, k: int, bar: int,
+                   tray_est: float, tray_conf: float, c: int) -> tuple[int, float]:
+    """The tray count of colour ``c``, using that each colour has 15 checkers.
+
+    The checkers not seen on the points' first layer or the bar are in the tray or in a
+    second layer on a full point. Without a full point they must all be in the tray, and the
+    pile's length only confirms it; with one, the pile's length splits them.
+    """
+    seen = int(run[colour == c].sum()) + bar
+    missing = max(15 - seen, 0)
+    has_full = bool(np.any((colour == c) & (run >= k)))
+    if not has_full:
+        if abs(tray_est - missing) <= cfg.tray_agree:
+            return missing, max(tray_conf, 0.95)
+        return int(round(tray_est)), min(tray_conf, 0.5)
+    n = int(min(max(round(tray_est), 0), missing))
+    return n, tray_conf
+
+
 def count_read(n: int, confidence: float) -> RegionRead:
     """A count with the rest of the probability on its neighbours."""
     confidence = min(max(confidence, 0.34), 0.999)
@@ -281,28 +300,48 @@ def count_read(n: int, confidence: float) -> RegionRead:
     return RegionRead.from_mapping(probs)
 
 
-def tray_count(cfg: VisionConfig, layout: Layout, img: Array, background: Array,
-               model: ColourModel, white: bool, gain: Array) -> tuple[int, float]:
-    """Count checkers standing on edge in one half of the tray: filled length / pitch.
+def tray_energy(layout: Layout, canon: Array, white: bool, scale: float) -> Array:
+    """Horizontal-edge strength per row of one half of the tray, from its outer end inwards.
 
-    ``background`` holds the empty tray's BGR colour per canonical row of that half; ``gain``
-    (3,) the frame's change of light.
+    Checkers standing on edge make a pile of thin slabs: many horizontal edges. The strength
+    is divided by the frame's gradient ``scale`` so that it does not depend on the light.
     """
     x0, y0, x1, y1 = layout.tray_rect(white)
-    w = img.shape[1]
-    xa, xb = int(max(x0 + (x1 - x0) * 0.25, 0)), int(min(x1 - (x1 - x0) * 0.25, w - 1))
-    ya, yb = int(y0), int(y1)
-    if xb <= xa or yb <= ya:
-        return 0, 0.5
-    rows = to_lab(img[ya:yb, xa:xb].mean(1) / gain)
-    bs = np.asarray(cfg.background_sigma, np.float32)
-    d_bg = (((rows - to_lab(background[: len(rows)])) / bs) ** 2).sum(-1)
-    d_ch = model.dist2(rows)
-    filled = (d_bg > cfg.tray_filled) & (d_ch < d_bg)
-    n_rows = int(filled.sum())
+    w = canon.shape[1]
+    xa = int(min(max(x0 + (x1 - x0) * 0.3, 0), w - 2))
+    xb = int(min(max(x1 - (x1 - x0) * 0.3, xa + 1), w - 1))
+    strip = np.asarray(canon[int(y0):int(y1), xa:xb], np.float32)
+    if strip.shape[0] < 3:
+        return np.zeros(0, np.float32)
+    strip = cv2.GaussianBlur(strip, (0, 0), 0.7)
+    gy = np.abs(np.diff(strip, axis=0)).sum(-1).mean(1)
+    win = max(3, int(round(layout.tray_capacity_px())))
+    e = np.convolve(gy, np.ones(win, np.float32) / win, mode="same") / scale
+    return np.asarray(e[::-1] if white else e, np.float32)
+
+
+def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, white: bool,
+               scale: float) -> tuple[float, float]:
+    """Estimated number of checkers in one half of the tray, and how sure (0-1).
+
+    The pile's length is the run of rows (from the outer end, small gaps allowed) whose edge
+    strength clearly exceeds the empty tray's ``base`` profile learnt at calibration.
+    """
+    e = tray_energy(layout, canon, white, scale)
+    n = min(len(e), len(base))
+    if n == 0:
+        return 0.0, 0.3
+    hi = e[:n] > np.maximum(base[:n] * cfg.tray_base_factor, cfg.tray_min_energy)
     pitch = layout.tray_capacity_px()
-    est = n_rows / pitch
-    n = round(est)
-    n = min(max(n, 0), 15)
-    conf = 0.95 - min(abs(est - n), 0.5)
-    return n, conf
+    ext, gap, started = 0, 0, False
+    for i, h in enumerate(hi):
+        if h:
+            ext, gap, started = i + 1, 0, True
+        else:
+            gap += 1
+            if (started and gap > cfg.tray_gap * pitch) or (not started and i > 3 * pitch):
+                break
+    est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
+    est = min(est, 15.0)
+    conf = 0.9 - min(abs(est - round(est)), 0.5)
+    return est, conf

@@ -49,7 +49,7 @@ class Calibration:
     black: B.ColourModel
     points_bg: Array   #: (24, K, 3) BGR of the empty board at every checker place
     bar_bg: Array      #: (2, Kb, 3) BGR of the empty bar, White's side then Black's
-    tray_bg: Array     #: (2, R, 3) BGR of the empty tray per row, White's half then Black's
+    tray_bg: Array     #: (2, R) edge strength of the empty tray per row from the outer end
     cube_bg: Array     #: (3, 3) BGR at the cube's places: centre, White's end, Black's end
     ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: round-edge evidence
     bar_ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: the same on the bar
@@ -110,9 +110,10 @@ class Calibration:
             lines.append(f"  [{', '.join(vec(v) for v in self.bar_bg[side])}],")
         lines.append("]")
         lines.append("cube = [" + ", ".join(vec(v) for v in self.cube_bg) + "]")
+        lines.append("# tray: edge strength of the empty tray per row, from the outer end inwards")
         lines.append("tray = [")
         for side in range(2):
-            lines.append(f"  [{', '.join(vec(v) for v in self.tray_bg[side])}],")
+            lines.append(f"  [{', '.join(num(v) for v in self.tray_bg[side])}],")
         lines.append("]")
         return "\n".join(lines) + "\n"
 
@@ -365,12 +366,8 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     bar = np.stack([B.sample_discs(cfg, layout, img, layout.bar_slots(white=True)),
                     B.sample_discs(cfg, layout, img, layout.bar_slots(white=False))])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
-    trays = []
-    for is_white in (True, False):
-        x0, y0, x1, y1 = layout.tray_rect(is_white)
-        xa, xb = int(x0 + (x1 - x0) * 0.25), int(x1 - (x1 - x0) * 0.25)
-        rows = img[int(y0):int(y1), max(xa, 0):max(xb, 1)].mean(1)
-        trays.append(rows)
+    scale = B.gradients(canon)[2]
+    trays = [B.tray_energy(layout, canon, is_white, scale) for is_white in (True, False)]
     n = min(len(t) for t in trays)
     tray = np.stack([t[:n] for t in trays])
     pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
@@ -470,11 +467,7 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
                     .repeat(len(layout.bar_slots(s)), 0) for s in (True, False)])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
     x0, y0, x1, y1 = layout.tray_rect(True)
-    n = int(y1) - int(y0)
-    tray_row = img[int(layout.origin[1]):int(layout.origin[1]) + 2 * n,
-                   max(int(x0), 0):max(int(x1), 1)].reshape(-1, 3)
-    tray = np.median(tray_row, 0)[None, None].repeat(n, 1).repeat(2, 0) if len(tray_row) else \
-        np.zeros((2, n, 3), np.float32)
+    tray = np.zeros((2, int(y1) - int(y0)), np.float32)
     return Calibration(
         image_size=(w, h),
         corners=tuple((float(x), float(y)) for x, y in corners),

@@ -236,8 +236,15 @@ class VisionConfig:
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.
     min_colour_contrast: float = 25.0
-    #: Squared normalised distance above which a tray row counts as filled.
-    tray_filled: float = 9.0
+    #: A tray row belongs to a pile when its edge strength exceeds the empty tray's times this
+    #: factor and this absolute floor (in units of the frame's median gradient).
+    tray_base_factor: float = 2.5
+    tray_min_energy: float = 0.12
+    #: Gap (in checker pitches) that ends a pile, and the pile length beyond its checkers.
+    tray_gap: float = 1.5
+    tray_end_allowance: float = 1.1
+    #: The pile's length confirms "all unseen checkers are borne off" within this many.
+    tray_agree: float = 2.5
     #: Ring search: shift (point widths) and relative radius slack.
     ring_shift: float = 0.075
     ring_radius_slack: float = 0.1

@@ -134,10 +134,14 @@ class Vision:
         bar_reads = B.point_reads(bar_cum, bar_read, bar_run, bar_colour, np.zeros(2, np.int32))
         bar_conf = min(r.confidence for r in bar_reads)
         # Trays.
-        off_w, conf_w = B.tray_count(cfg, lay, img, cal.tray_bg[0], cal.white, True, gain)
-        off_b, conf_b = B.tray_count(cfg, lay, img, cal.tray_bg[1], cal.black, False, gain)
-        seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
+        est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, grads[2])
+        est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, grads[2])
         k = lay.slots_per_point()
+        off_w, conf_w = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.WHITE], est_w, conf_w,
+                                         B.WHITE)
+        off_b, conf_b = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.BLACK], est_b, conf_b,
+                                         B.BLACK)
+        seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
         extra = B.second_layer(run, colour, k, seen)
         reads = B.point_reads(cum, reading, run, colour, extra)
         cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain)
