@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pibg.events import Event
 from pibg.exc import PibgError
-from pibg.matfile import MatchRecord
+from pibg.matfile import GameRecord, MatchRecord
 from pibg.position import Color
 
 _SCRIPT = r'''
@@ -148,7 +149,8 @@ def compare(record: MatchRecord, gnubg_result: dict[str, Any]) -> Comparison:
     return cmp
 
 
-def _compare_game(cmp: Comparison, k: int, game_record: Any, gnubg_game: dict[str, Any]) -> None:
+def _compare_game(cmp: Comparison, k: int, game_record: GameRecord,
+                  gnubg_game: dict[str, Any]) -> None:
     bad = cmp.mismatches
     gi = gnubg_game.get("info", {})
     score = (gi.get("score-X"), gi.get("score-O"))
@@ -302,7 +304,7 @@ class GeneratorStats:
 
 
 def random_match(seed: int, length: int | None = None, max_games: int = 4
-                 ) -> tuple[list[Any], GeneratorStats]:
+                 ) -> tuple[list[Event], GeneratorStats]:
     """A random but legal match as events, from a seeded random player.
 
     The player picks among :func:`pibg.rules.legal_plays` (sometimes the one that hits most or
@@ -314,7 +316,6 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4
     from pibg.events import (
         Doubled,
         Dropped,
-        Event,
         GameEnded,
         GameStarted,
         MatchEnded,

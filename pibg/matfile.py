@@ -46,7 +46,7 @@ from pibg.events import (
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameResult, MatchState, Phase, apply, effective_events
 from pibg.moves import Dice, Move, Play, parse_moves
-from pibg.position import BAR, OFF, Color, Position
+from pibg.position import OFF, Color, Position
 from pibg.rules import legal_plays, resolve
 
 LEFT_WIDTH = 28  # gnubg writes the left (White) cell as 27 columns and a space
@@ -609,7 +609,6 @@ def read_mat(path: str | os.PathLike[str]) -> list[Event]:
 
 
 __all__ = [
-    "BAR",
     "Action",
     "GameRecord",
     "MatchRecord",
