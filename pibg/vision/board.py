@@ -89,9 +89,13 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
 
 
 def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
-                 centres: Array) -> Array:
-    """Mean colour over a small box round each centre; ``centres`` (..., 2) -> (..., 3)."""
-    r = max(1, round(layout.checker_px * cfg.sample_radius))
+                 centres: Array, radius: float | None = None) -> Array:
+    """Mean colour over a small box round each centre; ``centres`` (..., 2) -> (..., 3).
+
+    ``radius`` is a fraction of the checker diameter (default ``cfg.sample_radius``).
+    """
+    frac = cfg.sample_radius if radius is None else radius
+    r = max(1, round(layout.checker_px * frac))
     h, w = img.shape[:2]
     c = np.asarray(centres, np.float32)
     flat = c.reshape(-1, 2)

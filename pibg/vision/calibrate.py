@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ class Calibration:
     bar_bg: Array      #: (2, Kb, 3) BGR of the empty bar, White's side then Black's
     tray_bg: Array     #: (2, R) edge strength of the empty tray per row from the outer end
     cube_bg: Array     #: (3, 3) BGR at the cube's places: centre, White's end, Black's end
+    rails: Array = field(default_factory=lambda: np.zeros((0, 3), np.float32))  #: frame, BGR
     ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: round-edge evidence
     bar_ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: the same on the bar
     checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
@@ -110,6 +111,8 @@ class Calibration:
             lines.append(f"  [{', '.join(vec(v) for v in self.bar_bg[side])}],")
         lines.append("]")
         lines.append("cube = [" + ", ".join(vec(v) for v in self.cube_bg) + "]")
+        lines.append("# the board's frame round the surface (a change there is an arm)")
+        lines.append("rails = [" + ", ".join(vec(v) for v in self.rails) + "]")
         lines.append("# tray: edge strength of the empty tray per row, from the outer end inwards")
         lines.append("tray = [")
         for side in range(2):
@@ -141,7 +144,7 @@ class Calibration:
         _check_keys(data, _TOP_KEYS, source, "")
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
-        _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray"}, source,
+        _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"}, source,
                     "empty.")
         _check_keys(_table(data, "ring", source), {"occupied", "empty", "bar_empty"}, source,
                     "ring.")
@@ -167,6 +170,7 @@ class Calibration:
                 bar_bg=np.asarray(empty["bar"], np.float32),
                 tray_bg=np.asarray(empty["tray"], np.float32),
                 cube_bg=np.asarray(empty["cube"], np.float32),
+                rails=np.asarray(empty["rails"], np.float32).reshape(-1, 3),
                 ring=B.RingModel((float(data["ring"]["occupied"][0]),
                                   float(data["ring"]["occupied"][1])),
                                  tuple((float(m), float(sd)) for m, sd in data["ring"]["empty"])),
@@ -389,6 +393,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         bar_bg=bar.astype(np.float32),
         tray_bg=tray.astype(np.float32),
         cube_bg=cube.astype(np.float32),
+        rails=B.sample_discs(cfg, layout, img, layout.rail_places(), cfg.rail_radius),
         ring=ring,
         bar_ring=bar_ring,
         checker_radius_px=radius if math.isfinite(radius) else 0.0,
@@ -479,6 +484,7 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
         bar_bg=bar.astype(np.float32),
         tray_bg=tray.astype(np.float32),
         cube_bg=cube.astype(np.float32),
+        rails=B.sample_discs(cfg, layout, img, layout.rail_places(), cfg.rail_radius),
         checker_radius_px=0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2]))
                             for v in (bg[0, 0], bg[1, 0])),

@@ -185,6 +185,28 @@ class Layout:
         mid = self.centre_y
         return (x0, mid, x1, y1) if white else (x0, y0, x1, mid)
 
+    def rail_places(self) -> Array:
+        """Sample places on the board's frame round the playing surface, in order round it.
+
+        Nothing of the game lies there, so a change there is an arm reaching over the board.
+        """
+        p = self.profile
+        x0, y0 = self.origin
+        w, h = p.width * self.u, p.height * self.u
+        off = self.margin * self.u * 0.5
+        step = 0.5 * self.u
+        pts: list[tuple[float, float]] = []
+        xs = np.arange(x0 + step / 2, x0 + w, step)
+        pts += [(float(x), y0 - off) for x in xs]                       # top rail
+        gap = x0 + w + p.tray_gap * self.u / 2
+        pts += [(gap, float(y)) for y in np.arange(y0 + step / 2, y0 + h, step)]  # right
+        pts += [(float(x), y0 + h + off) for x in xs[::-1]]             # bottom rail
+        pts += [(x0 - off, float(y)) for y in np.arange(y0 + h - step / 2, y0, -step)]  # left
+        a = np.array(pts, np.float32)
+        # Leave out the rail next to the bar's ends, where an owned cube may lie.
+        keep = np.abs(a[:, 0] - self.bar_x) > self.u * (p.bar / 2 + 0.6)
+        return a[keep]
+
     def tray_capacity_px(self) -> float:
         return self.profile.tray_pitch * self.u
 
@@ -224,14 +246,18 @@ class VisionConfig:
 
     #: Inner disc sampled per checker place, as a fraction of the checker diameter.
     sample_radius: float = 0.3
+    #: Box sampled on the board's frame (same unit).
+    rail_radius: float = 0.12
     #: Spread assumed for the empty board at a place (L, a, b).
     background_sigma: tuple[float, float, float] = (12.0, 4.0, 4.0)
     #: Lower bound on the spread learnt for each checker colour (L, a, b).
     checker_sigma_floor: tuple[float, float, float] = (8.0, 3.0, 3.0)
     #: A place whose squared normalised distance to every class exceeds this is "unexplained".
-    unexplained: float = 60.0
-    #: This many unexplained places (or more) make the frame unreadable (a hand, an arm).
-    unexplained_max: int = 4
+    unexplained: float = 30.0
+    #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
+    rail_chroma: float = 12.0
+    #: Hand rules: (changed rail places, unexplained checker places) pairs, either enough.
+    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (2, 12))
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.

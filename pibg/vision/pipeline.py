@@ -52,6 +52,8 @@ class Vision:
         cal = self.calibration
         self._bg_lab = B.to_lab(cal.points_bg)
         self._bar_lab = B.to_lab(cal.bar_bg)
+        self._rail_places = self._layout.rail_places()
+        self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
         # Light is compared per quadrant of the board (left/right half, near/far side).
         q = np.zeros(self._slots.shape[:2], np.int32)
         for p in range(24):
@@ -115,10 +117,12 @@ class Vision:
         reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         unexplained = int((dmin > cfg.unexplained).sum())
-        if unexplained >= cfg.unexplained_max:
-            return BoardObservation.unreadable(
-                f"{unexplained} checker places look like neither board nor checker "
-                "(a hand or arm over the board?)")
+        rails = self._rails_changed(img, gain)
+        for need_rails, need_places in cfg.hand_rules:
+            if rails >= need_rails and unexplained >= need_places:
+                return BoardObservation.unreadable(
+                    f"something over the board (a hand or arm?): {rails} places on the frame "
+                    f"changed, {unexplained} checker places look like neither board nor checker")
         grads = B.gradients(canon)
         ring = B.ring_scores(cfg, lay, grads, self._slots)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
@@ -155,6 +159,15 @@ class Vision:
             dice=dice,
             cube=cube,
         )
+
+    def _rails_changed(self, img: Array, gain: Array) -> int:
+        cal, lay = self.calibration, self._layout
+        if len(cal.rails) == 0:
+            return 0
+        now = B.to_lab(B.sample_discs(self.config, lay, img, self._rail_places,
+                                      self.config.rail_radius) / gain)
+        d = ((now[:, 1:] - self._rails_lab[:, 1:]) / 4.0) ** 2
+        return int((d.sum(-1) > self.config.rail_chroma).sum())
 
     def _dice(self, canon: Array, lay: Layout) -> tuple[DieRead, ...]:
         if _find_dice is None:
