@@ -98,6 +98,7 @@ class DiceConfig:
     #: The same when the die's edge is known (find_dice), as a fraction of that edge.
     known_step_min: float = 0.22
     known_step_max: float = 0.4
+    known_pip_area_max: float = 0.13
     #: Pip radius as a fraction of the grid step.
     pip_step_min: float = 0.15
     pip_step_max: float = 0.8
@@ -125,8 +126,8 @@ class DiceConfig:
     #: ... when the die's edge is known (fraction of that edge).
     known_unexplained_radius: float = 0.75
     #: find_dice: die size range accepted (fraction of ``die_px``) for a flat die's top face.
-    flat_size_min: float = 0.78
-    flat_size_max: float = 1.25
+    flat_size_min: float = 0.7
+    flat_size_max: float = 1.5
     #: find_dice: candidate size range (fraction of ``die_px``) of any die-like blob.
     blob_size_min: float = 0.6
     blob_size_max: float = 1.8
@@ -136,13 +137,28 @@ class DiceConfig:
     min_confidence: float = 0.35
     #: find_dice: crop half-width around a candidate (multiples of ``die_px``).
     crop_half: float = 1.0
+    #: find_dice: least roundness of a lone pip (a one): the cube's digits are not round.
+    one_roundness: float = 0.6
+    #: find_dice: a reading with this many pips or more is a die on its pips' evidence alone.
+    pips_enough: int = 3
+    #: find_dice: largest side ratio of the affine map carrying the layout onto the pips.
+    pip_aspect_max: float = 1.16
+    #: find_dice: share of the whole faces seen (over the levels) that must look flat.
+    flat_share: float = 0.34
+    #: find_dice: spots this far from a read face's centre (fraction of ``die_px``), and of
+    #: about its pips' size (within this area ratio), are pips of a second face; this many
+    #: of them make the die cocked.
+    extra_dist_min: float = 0.6
+    extra_dist_max: float = 1.3
+    extra_area_ratio: float = 2.2
+    extra_pips_cocked: int = 2
     #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
     die_size_min: float = 0.5
     die_size_max: float = 1.6
     #: find_dice: least fill of its least rectangle by a face's hull (a die's face is square,
     #: a checker's round), for any die and for a flat one.
-    die_fill_min: float = 0.84
-    flat_fill_min: float = 0.84
+    die_fill_min: float = 0.75
+    flat_fill_min: float = 0.7
     #: find_dice: pip scale (fraction of ``die_px``) of the spot detector that finds candidates,
     #: the least spot response (grey levels), the most spots followed, and the mean-shift window
     #: (fraction of ``die_px``).
@@ -152,6 +168,9 @@ class DiceConfig:
     shift_radius: float = 0.85
     #: find_dice: most candidates read per image.
     max_dice_candidates: int = 24
+    #: find_dice: a die's centre lies at least this far inside the image (fraction of
+    #: ``die_px``): the view is cut at the playing surface's edge.
+    edge_margin: float = 0.45
     #: find_dice: two detections closer than this (fraction of ``die_px``) are one die.
     merge_dist: float = 0.6
 
@@ -170,6 +189,10 @@ class _Fit:
     angle: float
     aspect: float = 1.0
     pips: tuple[tuple[float, float], ...] = field(default=())
+    #: Median pip area (working pixels).
+    pip_area: float = 0.0
+    #: Pip-like spots beside the face (find_dice only; see ``_extra_pips``).
+    extra_pips: int = 0
     #: The face region at this fit's level: (long side, short side, how much of its least
     #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc).
     face: tuple[float, float, float] | None = None
@@ -335,8 +358,9 @@ def _blobs(
 ) -> list[tuple[float, float, float, float]]:
     """Pip-sized bright spots of the distance map (either polarity: distance is unsigned).
 
-    Each is ``(x, y, area, contrast)``: its centroid and area where it is brighter than the
-    midpoint between its core and the face ring around it.
+    Each is ``(x, y, area, roundness)``: its centroid, area and roundness where it is
+    brighter than the midpoint between its core and the face ring around it; the most
+    contrasted come first.
     """
     h, w = dist.shape
     resp = np.full((h, w), -np.inf, np.float32)
@@ -349,7 +373,7 @@ def _blobs(
         scale_of[better] = sigma
     peaks = (resp >= cv2.dilate(resp, np.ones((5, 5), np.uint8))) & (resp > cfg.blob_min_response)
     ys, xs = np.nonzero(peaks)
-    out: list[tuple[float, float, float, float]] = []
+    found: list[tuple[float, tuple[float, float, float, float]]] = []
     for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
         r = float(scale_of[y, x]) * math.sqrt(2.0)
         rw = math.ceil(2.2 * r)
@@ -377,9 +401,12 @@ def _blobs(
         if (bx + bw >= x1 - x0 and x1 < w) or (by + bh >= y1 - y0 and y1 < h):
             continue
         area = float(st[k, cv2.CC_STAT_AREA])
-        out.append((float(ce[k, 0]) + x0, float(ce[k, 1]) + y0, area, contrast))
-    out.sort(key=lambda t: -t[3])
-    return out[: cfg.max_candidates]
+        ys_k, xs_k = np.nonzero(lab == k)
+        (_, _), rad = cv2.minEnclosingCircle(np.stack([xs_k, ys_k], 1).astype(np.float32))
+        roundness = area / max(math.pi * (rad + 0.5) ** 2, 1.0)
+        found.append((contrast, (float(ce[k, 0]) + x0, float(ce[k, 1]) + y0, area, roundness)))
+    found.sort(key=lambda t: -t[0])
+    return [t[1] for t in found[: cfg.max_candidates]]
 
 
 def _explain(
@@ -399,6 +426,7 @@ def _explain(
     step_lo, step_hi = (cfg.known_step_min, cfg.known_step_max) if known else (
         cfg.step_min, cfg.step_max)
     rad_many = cfg.known_unexplained_radius if known else cfg.one_unexplained_radius
+    area_hi = cfg.known_pip_area_max if known else cfg.pip_area_max
 
     fits: list[_Fit] = []
     if not holes:
@@ -421,6 +449,8 @@ def _explain(
             if value == 1:
                 if not cfg.pip_area_min <= a[0] / crop_area <= cfg.one_area_max:
                     continue
+                if known and holes[s[0]][3] < cfg.one_roundness:
+                    continue
                 if off > cfg.one_offset_max:
                     continue
                 cost = cfg.offset_weight * off * 2.0
@@ -428,7 +458,7 @@ def _explain(
                 angle = 0.0
                 radius = cfg.one_alone_radius * size
             else:
-                if a.min() < cfg.pip_area_min * crop_area or a.max() > cfg.pip_area_max * crop_area:
+                if a.min() < cfg.pip_area_min * crop_area or a.max() > area_hi * crop_area:
                     continue
                 if a.max() / a.min() > cfg.pip_size_ratio:
                     continue
@@ -457,7 +487,8 @@ def _explain(
             if best is None or cost < best.cost:
                 aspect = _affine_aspect(pts, value, angle) if value >= 4 else 1.0
                 best = _Fit(value, cost, (float(c[0]), float(c[1])), step, angle, aspect,
-                            tuple((float(p[0]), float(p[1])) for p in pts))
+                            tuple((float(p[0]), float(p[1])) for p in pts),
+                            pip_area=float(np.median(a)))
         if best is not None:
             fits.append(best)
     return fits
@@ -488,7 +519,7 @@ def _distance_map(
 
 def _all_fits(
     patch: Image, cfg: DiceConfig, die_frac: float = 1.0, known: bool = False
-) -> tuple[list[_Fit], float]:
+) -> tuple[list[_Fit], float, FloatArray]:
     """Every level's best explanation of ``patch`` (and the blob detector's, weighted).
 
     ``die_frac`` is the die's size as a fraction of the patch's longer side: its outline box
@@ -516,7 +547,7 @@ def _all_fits(
         if blob_fits:
             best = min(blob_fits, key=lambda f: (f.cost, -f.value))
             fits.extend([best] * cfg.blob_votes)
-    return fits, scale
+    return fits, scale, dist
 
 
 def _decide(fits: list[_Fit]) -> tuple[int, float, _Fit | None]:
@@ -547,7 +578,7 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
     """
     if patch.size == 0 or min(patch.shape[:2]) < 6:
         return 0, 0.0
-    fits, _ = _all_fits(patch, config)
+    fits, _, _ = _all_fits(patch, config)
     value, conf, _ = _decide(fits)
     return value, conf
 
@@ -607,44 +638,75 @@ def _read_crop(
     else:
         origin = (x0, y0)
     crop = image[y0:y1, x0:x1]
-    fits, scale = _all_fits(crop, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True)
+    fits, scale, dist = _all_fits(crop, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True)
     value, conf, best = _decide(fits)
+    if best is not None and value >= 2:
+        extra = _extra_pips(dist, best, half / cfg.crop_half * scale, cfg)
+        if extra:
+            best = dataclasses.replace(best, extra_pips=extra)
     return value, conf, best, fits, scale, (float(origin[0]), float(origin[1]))
 
 
-def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
-    """Whether some level saw a face of about a die's size around the winning pips.
+def _extra_pips(dist: FloatArray, fit: _Fit, die_work: float, cfg: DiceConfig) -> int:
+    """Pips of the winning size seen beside the read face: a second face shows (cocked die).
 
-    This is what keeps a checker's highlight (a lone round spot on a large face) from being
-    read as a one.
+    A flat die seen from above shows its sides at a grazing angle at most, where pips are
+    thin slivers; a leaning die shows a second face squarely enough for round pips.
     """
-    for f in fits:
-        if f.value != value or f.face is None:
+    n = 0
+    cx, cy = fit.centre
+    for x, y, area, _ in _blobs(dist, cfg):
+        d = math.hypot(x - cx, y - cy) / die_work
+        if not cfg.extra_dist_min <= d <= cfg.extra_dist_max:
             continue
-        long_side, short_side, fill = f.face
-        if (long_side / scale <= cfg.die_size_max * die_px
-                and short_side / scale >= cfg.die_size_min * die_px
-                and fill >= cfg.die_fill_min):
-            return True
-    return False
+        if min(math.hypot(x - px, y - py) for px, py in fit.pips) < 0.25 * die_work:
+            continue
+        if 1.0 / cfg.extra_area_ratio <= area / max(fit.pip_area, 1.0) <= cfg.extra_area_ratio:
+            n += 1
+    return n
+
+
+def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[float, float, float]]:
+    """The whole (uncut) faces seen at the levels: (long, short) in ``die_px``, and fill."""
+    out = []
+    for f in fits:
+        if f.face is not None and f.face[2] > 0.0:
+            out.append((f.face[0] / scale / die_px, f.face[1] / scale / die_px, f.face[2]))
+    return out
+
+
+def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
+    """Whether what was read is a die: enough pips in a die's layout, or a die-sized face.
+
+    A lone pip needs a face of about a die's size and square, seen at some level: that keeps
+    a checker's highlight (a round spot on a large round face) from being read as a one.
+    """
+    if value >= cfg.pips_enough:
+        return True
+    return any(
+        lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
+        for lo, sh, fill in _face_sizes(fits, scale, die_px)
+    )
 
 
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
-    """Whether the winning reading shows a square top face of about the expected size."""
-    mine = [f for f in fits if f.value == value]
-    aspects = [f.aspect for f in mine if f.value >= 4]
-    if aspects and float(np.median(aspects)) > cfg.flat_aspect_max:
+    """Whether the die lies flat: a square top face of the expected size, unstretched pips.
+
+    A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
+    or larger than expected) and its pips' grid is stretched the same way.
+    """
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4]
+    if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
         return False
-    faces = [f.face for f in mine if f.face is not None]
+    faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
-    good = 0
-    for long_side, short_side, fill in faces:
-        lo, sh = long_side / scale / die_px, short_side / scale / die_px
-        if (cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
-                and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min):
-            good += 1
-    return good >= max(1, len(faces) // 3)
+    good = sum(
+        1 for lo, sh, fill in faces
+        if cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
+        and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min
+    )
+    return good >= max(1, math.ceil(cfg.flat_share * len(faces)))
 
 
 def _candidates(
@@ -721,7 +783,11 @@ def find_dice(
     cfg = config
     half = cfg.crop_half * die_px
     found: list[DieRead] = []
+    h, w = image.shape[:2]
+    edge = cfg.edge_margin * die_px
     for cx, cy in _candidates(image, die_px, surface_mask, cfg):
+        if not (edge <= cx <= w - 1 - edge and edge <= cy <= h - 1 - edge):
+            continue
         if any(math.hypot(cx - d.x, cy - d.y) < cfg.merge_dist * die_px for d in found):
             continue
         x, y = cx, cy
@@ -743,7 +809,8 @@ def find_dice(
             continue
         if not _is_die(value, fits, scale, die_px, cfg):
             continue
-        flat = _is_flat(value, fits, scale, die_px, cfg)
+        flat = best.extra_pips < cfg.extra_pips_cocked and _is_flat(value, fits, scale, die_px,
+                                                                       cfg)
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found
