@@ -42,6 +42,7 @@ for path, fmt, jacoby in jobs:
         cmd = "import mat" if fmt == "mat" else "load match"
         gnubg.command('%s "%s"' % (cmd, path))
         entry["match"] = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
+        entry["matchid"] = gnubg.matchid()
     except Exception as exc:
         entry["error"] = "%s: %s" % (type(exc).__name__, exc)
     out.append(entry)
@@ -146,7 +147,22 @@ def compare(record: MatchRecord, gnubg_result: dict[str, Any]) -> Comparison:
     for k, (game, gg) in enumerate(zip(record.games, ggames, strict=False), start=1):
         cmp.games += 1
         _compare_game(cmp, k, game_record=game, gnubg_game=gg)
+    if gnubg_result.get("matchid"):
+        _compare_match_id(cmp, record, gnubg_result["matchid"])
     return cmp
+
+
+def _compare_match_id(cmp: Comparison, record: MatchRecord, match_id: str) -> None:
+    """The Match ID gnubg ends on against pibg's final state: the fields both define the same
+    way once a game is over (score, length, cube value and owner, Crawford)."""
+    from pibg.match import decode_match_id
+
+    theirs = decode_match_id(match_id)
+    mine = decode_match_id(record.final.match_id())
+    for name in ("length", "score", "cube", "owner", "crawford"):
+        a, b = getattr(theirs, name), getattr(mine, name)
+        if a != b:
+            cmp.mismatches.append(f"final Match ID {match_id}: {name}: gnubg {a}, pibg {b}")
 
 
 def _compare_game(cmp: Comparison, k: int, game_record: GameRecord,
@@ -214,7 +230,8 @@ def is_known_issue(record: MatchRecord, message: str) -> bool:
     pibg.match calls game 1 of a 1-point match the Crawford game; gnubg does not (nobody has
     *reached* match point). The .mat has no Crawford marker, so gnubg says False there.
     """
-    return record.settings.length == 1 and "Crawford: gnubg False, pibg True" in message
+    return (record.settings.length == 1
+            and "crawford: gnubg false, pibg true" in message.lower())
 
 
 @dataclass(slots=True)
