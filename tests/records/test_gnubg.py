@@ -89,3 +89,19 @@ def test_gnubg_reports_an_unreadable_file(gnubg_exe: str, tmp_path: Path) -> Non
     res = gnubg_import([(bad, "sgf")], exe=gnubg_exe)[0]
     rec = match_record(read_mat(DATA / "m005_3pt.mat"))
     assert not compare(rec, res).ok
+
+
+def test_unfinished_matches_import_into_gnubg(random_matches: list, gnubg_exe: str,
+                                              tmp_path: Path) -> None:
+    """A match exported mid-game (the referee's journal during play) reads the same too."""
+    from pibg.events import Moved
+
+    records = []
+    for i, (events, _, _) in enumerate(random_matches[:20]):
+        cut = len(events) * (i + 1) // 22
+        while cut > 2 and not isinstance(events[cut - 1], Moved):
+            cut -= 1
+        records.append((f"c{i:02d}", match_record(events[:cut])))
+    rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
+    assert rt.mismatches == []
+    assert sum(1 for _, rec in records if rec.games and rec.games[-1].result is None) >= 10
