@@ -46,9 +46,9 @@ def test_gnubg_files_round_trip_byte_for_byte(path: Path) -> None:
 
 def test_all_golden_matches_round_trip(golden_matches: list) -> None:
     assert len(golden_matches) >= 60
-    for path, events, _ in golden_matches:
+    for path, _, record in golden_matches:
         text = path.read_text()
-        assert dumps_mat(events, _date(text)) == text, path.name
+        assert dumps_mat(record, _date(text)) == text, path.name
 
 
 def test_import_gives_events_that_replay() -> None:
