@@ -341,11 +341,19 @@ def replay_entries(path: PathLike, entries: Sequence[Entry]) -> MatchState:
         line_of = {id(e.event): e.seq for e in entries}
         state = MatchState.new()
         for ev in effective_events(events):
+            line = line_of.get(id(ev), "?")
+            if isinstance(ev, GameEnded):
+                last = state.games[-1] if state.games else None
+                if last is None or last.winner.label != ev.winner or last.points != ev.points:
+                    said = "no game ended" if last is None else (
+                        f"{last.winner.label} won {last.points}")
+                    raise JournalError(f"{path}: line {line}: game_end says {ev.winner} won "
+                                       f"{ev.points}, but the moves say {said}") from first
+                continue
             try:
-                if not isinstance(ev, GameEnded):
-                    state = apply(state, ev)
+                state = apply(state, ev)
             except PibgError as exc:
-                raise JournalError(f"{path}: line {line_of.get(id(ev), '?')}: {exc}") from exc
+                raise JournalError(f"{path}: line {line}: {exc}") from exc
         raise JournalError(f"{path}: {first}") from first
 
 

@@ -245,3 +245,18 @@ def test_readonly_reader_beside_the_writer(tmp_path: Path) -> None:
                 reader.append(_events()[2])
     assert not list(tmp_path.glob("*.torn-*"))
     assert path.read_bytes().endswith(b'{"seq":3,')
+
+
+def test_replay_checks_game_end_lines(tmp_path: Path) -> None:
+    from pibg.events import GameEnded
+
+    events, _ = random_match(11)
+    k = next(i for i, e in enumerate(events) if isinstance(e, GameEnded))
+    wrong = events[k]
+    assert isinstance(wrong, GameEnded)
+    events[k] = GameEnded(wrong.winner, wrong.points + 1, wrong.termination)
+    path = tmp_path / "m.jsonl"
+    with Journal.open(path) as j:
+        j.extend(events)
+        with pytest.raises(JournalError, match=rf"line {k + 1}: game_end says"):
+            j.replay()
