@@ -51,17 +51,25 @@ class Verdict:
     score: float = 0.0
 
 
+class _Tables:
+    """log P(count) for every region of one reading, looked up instead of recomputed."""
+
+    __slots__ = ("floors", "tables")
+
+    def __init__(self, obs: BoardObservation) -> None:
+        regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
+        self.tables = [{k: math.log(max(p, r.floor)) for k, p in r.likelihoods} for r in regions]
+        self.floors = [math.log(r.floor) for r in regions]
+
+    def score(self, pos: Position) -> float:
+        counts = (*pos.signed(), pos.bar(Color.WHITE), pos.bar(Color.BLACK),
+                  pos.off(Color.WHITE), pos.off(Color.BLACK))
+        return sum(t.get(c, f) for t, f, c in zip(self.tables, self.floors, counts, strict=True))
+
+
 def log_likelihood(obs: BoardObservation, pos: Position) -> float:
     """log P(reading | the board is ``pos``), regions taken as independent."""
-    signed = pos.signed()
-    total = 0.0
-    for region, count in zip(obs.points, signed, strict=True):
-        total += region.log_prob(count)
-    total += obs.bar_white.log_prob(pos.bar(Color.WHITE))
-    total += obs.bar_black.log_prob(pos.bar(Color.BLACK))
-    total += obs.off_white.log_prob(pos.off(Color.WHITE))
-    total += obs.off_black.log_prob(pos.off(Color.BLACK))
-    return total
+    return _Tables(obs).score(pos)
 
 
 def seen_position(obs: BoardObservation, turn: Color) -> Position | None:
@@ -118,8 +126,8 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
         return Verdict(Outcome.ILLEGAL, seen=seen, points=moved, score=stay,
                        reasons=("no legal move: the turn passes and the board must stay "
                                 "as it was",))
-    scored = sorted(((log_likelihood(obs, p.result), i) for i, p in enumerate(legal)),
-                    reverse=True)
+    tables = _Tables(obs)
+    scored = sorted(((tables.score(p.result), i) for i, p in enumerate(legal)), reverse=True)
     best, best_i = scored[0]
     if best >= raw - cfg.illegal_margin:
         close = [legal[i] for s, i in scored if best - s < cfg.ambiguity_margin]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from pibg.exc import IllegalPlayError, InvalidMoveError
@@ -173,7 +174,21 @@ def legal_plays(position: Position, dice: Dice | Sequence[int]) -> list[Play]:
     >>> len(legal_plays(Position.start(), (3, 1)))
     16
     """
-    dice = Dice.of(dice)
+    return list(_legal_plays(position, Dice.of(dice)))
+
+
+@lru_cache(maxsize=512)
+def _legal_plays(position: Position, dice: Dice) -> tuple[Play, ...]:
+    # the referee asks for the same (position, roll) several times a turn; values are immutable
+    return tuple(_generate(position, dice))
+
+
+def generate_plays(position: Position, dice: Dice) -> list[Play]:
+    """:func:`legal_plays` without the cache (for benchmarks)."""
+    return _generate(position, dice)
+
+
+def _generate(position: Position, dice: Dice) -> list[Play]:
     me = list(position.mover)
     opp = list(position.opponent)
     c = _Collector(me, opp)

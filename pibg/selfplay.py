@@ -91,7 +91,9 @@ def random_match(seed: int, settings: MatchSettings | None = None, *,
             mover = g.turn
             dice = (g.dice.a, g.dice.b)
             if plays:
-                p = _pick(plays, styles[int(mover is Color.BLACK)], rng)
+                # random players can block each other for ever: after 150 plays both race home
+                style = styles[int(mover is Color.BLACK)] if g.plays < 150 else "racer"
+                p = _pick(plays, style, rng)
                 rec(Moved(player=mover.label, dice=dice, play=str(p),
                           position_id=p.result.position_id()))
             else:

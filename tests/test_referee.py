@@ -1,0 +1,239 @@
+"""The referee, fed perfect and imperfect readings of scripted tables (no camera)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from pibg.effects import LED_STATUS, RED, Sound
+from pibg.events import (
+    Beavered,
+    Corrected,
+    Doubled,
+    Dropped,
+    GameEnded,
+    IllegalFlagged,
+    MatchEnded,
+    MatchSettings,
+    Moved,
+    OpeningRoll,
+    Rolled,
+    SetUp,
+    Took,
+    Undone,
+)
+from pibg.infer import Outcome, judge
+from pibg.match import effective_events, replay
+from pibg.moves import Dice
+from pibg.observation import BoardObservation, RegionRead
+from pibg.position import Color, Position
+from pibg.referee import Frame, Mode, Press, RefereeConfig, new_match, resume, step
+from pibg.rules import resolve
+from pibg.script import Mishaps, Scene, drive, observe_exact, table_script
+from pibg.selfplay import random_match
+
+PLAY_EVENTS = (Moved, Doubled, Took, Dropped, Beavered, OpeningRoll, Rolled)
+
+
+def _plays(events):
+    return [e for e in effective_events(events) if isinstance(e, PLAY_EVENTS)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_matches_are_recorded_exactly(seed: int):
+    events = random_match(seed)
+    st = drive(table_script(events), events[0].settings)
+    assert _plays(st.events) == _plays(events)
+    assert st.match.score == replay(events).score
+    assert st.mode is Mode.MATCH_OVER
+    assert isinstance(st.events[-1], MatchEnded)
+    assert not any(isinstance(e, IllegalFlagged) for e in st.events)
+
+
+def test_money_options_beaver_and_drop():
+    s = MatchSettings(length=0, beaver=True, automatic_doubles=True, max_automatic_doubles=2)
+    for seed in range(4):
+        events = random_match(seed, s, double_rate=0.2, max_games=4)
+        st = drive(table_script(events), s)
+        assert _plays(st.events) == _plays(events)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_planted_mishaps_flagged_and_corrected(seed: int):
+    events = random_match(100 + seed)
+    mis = Mishaps(illegal=0.15, bump=0.05, hand=0.2, cocked=0.05, seed=seed)
+    script = table_script(events, mis)
+    kinds = Counter(a.kind for a in script if isinstance(a, Scene))
+    st = drive(script, events[0].settings)
+    flagged = [e for e in st.events if isinstance(e, IllegalFlagged)]
+    assert len(flagged) == kinds["illegal"]  # every planted illegal move, no legal one
+    assert sum(isinstance(e, Corrected) for e in st.events) == kinds["illegal"]
+    assert all(e.reasons for e in flagged)
+    assert _plays(st.events) == _plays(events)
+
+
+def _turn_state(dice=(3, 1)):
+    """A referee at White's first move after an opening roll."""
+    first = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0))
+    st = first.state
+    t = 0.0
+    for scene in (Scene.of("start", Position.start()),
+                  Scene.of("roll", Position.start(), dice=dice)):
+        for dt in (0, 1.1):
+            st = step(st, Frame(t + dt, observe_exact(scene))).state
+        t += 2
+    return st, t
+
+
+def _hold(st, t, pos: Position, **kw):
+    obs = observe_exact(Scene.of("x", pos, **kw))
+    res = [step(st, Frame(t, obs))]
+    res.append(step(res[0].state, Frame(t + 1.1, obs)))
+    return res[-1].state, [e for r in res for e in r.events], [s for r in res for s in r.say], \
+        res[-1].effects
+
+
+def test_illegal_then_condoned_with_confirm():
+    st, t = _turn_state((3, 1))
+    bad = resolve(Position.start(), (6, 5), "24/18 13/8").result  # not a 3-1
+    st, evs, _say, fx = _hold(st, t, bad)
+    assert st.mode is Mode.ILLEGAL
+    flag = next(e for e in evs if isinstance(e, IllegalFlagged))
+    assert flag.reasons
+    assert fx.sound is Sound.ILLEGAL and any(c == RED for c in fx.leds[:24])
+    res = step(st, Press(t + 5, "confirm"))
+    moved = [e for e in res.events if isinstance(e, Moved)]
+    assert moved and moved[0].illegal
+    assert res.state.mode is Mode.TO_ROLL
+    assert res.state.match.game is not None and res.state.match.game.turn is Color.BLACK
+
+
+def test_unplayed_roll_is_flagged():
+    st, t = _turn_state((6, 5))
+    st2, evs, _say, _fx = _hold(st, t, Position.start())
+    assert st2.mode is Mode.ILLEGAL
+    assert any("not played" in r for e in evs if isinstance(e, IllegalFlagged) for r in e.reasons)
+
+
+def test_hand_over_board_is_never_judged():
+    st, t = _turn_state((3, 1))
+    hand = BoardObservation.unreadable("hand")
+    for dt in (0, 1, 2, 3):
+        res = step(st, Frame(t + dt, hand))
+        assert not res.events
+        st = res.state
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, evs, _, _ = _hold(st, t + 5, good)
+    assert any(isinstance(e, Moved) and e.play == "8/5 6/5" for e in evs)
+
+
+def test_unstable_reading_waits():
+    st, t = _turn_state((3, 1))
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    obs = observe_exact(Scene.of("x", good))
+    res = step(st, Frame(t, obs))
+    res = step(res.state, Frame(t + 0.5, obs))  # not yet stable for 1 s
+    assert not res.events
+    res = step(res.state, Frame(t + 1.0, obs))
+    assert any(isinstance(e, Moved) for e in res.events)
+
+
+def test_undo_then_replay_a_different_move():
+    st, t = _turn_state((3, 1))
+    first = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _evs, _, _ = _hold(st, t, first)
+    assert st.mode is Mode.TO_ROLL
+    res = step(st, Press(t + 3, "undo"))
+    assert isinstance(res.events[0], Undone) and res.state.mode is Mode.MOVING
+    other = resolve(Position.start(), (3, 1), "24/23 13/10").result
+    st, _evs, _, _ = _hold(res.state, t + 4, other)
+    assert [e.play for e in _plays(st.events) if isinstance(e, Moved)] == ["24/23 13/10"]
+
+
+def test_cube_by_buttons_and_crawford_refusal():
+    st, t = _turn_state((3, 1))
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _, _, _ = _hold(st, t, good)
+    res = step(st, Press(t + 3, "double"))
+    assert isinstance(res.events[0], Doubled) and res.state.mode is Mode.DOUBLED
+    res = step(res.state, Press(t + 4, "take"))
+    assert isinstance(res.events[0], Took)
+    g = res.state.match.game
+    assert g is not None and g.cube.value == 2 and g.cube.owner is Color.WHITE
+    res = step(res.state, Press(t + 5, "beaver"))
+    assert not res.events  # no double offered: refused with a message
+
+
+def test_drop_ends_game_and_announces():
+    st, t = _turn_state((3, 1))
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _, _, _ = _hold(st, t, good)
+    res = step(step(st, Press(t + 3, "double")).state, Press(t + 4, "drop"))
+    assert any(isinstance(e, Dropped) for e in res.events)
+    end = next(e for e in res.events if isinstance(e, GameEnded))
+    assert end.winner == "black" and end.points == 1
+    assert res.state.mode is Mode.GAME_OVER and res.state.match.score == (0, 1)
+
+
+def test_resync_after_bump_and_long_confirm_setup():
+    st, t = _turn_state((3, 1))
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _, _, _ = _hold(st, t, good)
+    bumped = list(good.signed())
+    bumped[12] -= 1
+    bumped[13] += 1
+    bpos = Position.from_signed(bumped)
+    st, evs, _, _fx = _hold(st, t + 3, bpos)
+    assert st.mode is Mode.RESYNC and not evs
+    res = step(st, Press(t + 6, "confirm", long=True))
+    assert isinstance(res.events[0], SetUp) and res.state.mode is Mode.TO_ROLL
+    g = res.state.match.game
+    assert g is not None and g.position.signed() == bpos.signed() and g.turn is Color.BLACK
+
+
+def test_resume_after_restart_waits_for_the_board():
+    events = random_match(3)
+    cut = events[: len(events) // 2]
+    first = resume(tuple(cut))
+    assert first.state.match == replay(cut)
+    if first.state.mode is Mode.RESYNC:
+        g = first.state.match.game
+        assert g is not None
+        st, _, _say, _ = _hold(first.state, 0, g.position)
+        assert st.mode is not Mode.RESYNC
+
+
+def test_status_led_shows_whose_turn():
+    st, t = _turn_state((3, 1))
+    fx = step(st, Frame(t, observe_exact(Scene.of("x", Position.start(), dice=(3, 1))))).effects
+    assert fx.leds[LED_STATUS] != (0, 0, 0)
+
+
+def test_judge_weighs_uncertain_regions():
+    """A reading unsure between 4 and 5 checkers on a point is settled by the rules."""
+    start = Position.start()
+    result = resolve(start, (3, 1), "8/5 6/5").result
+    obs = observe_exact(Scene.of("x", result))
+    pts = list(obs.points)
+    pts[5] = RegionRead.from_mapping({3: 0.55, 4: 0.45})  # White's 6-point: truly 4
+    obs2 = BoardObservation(tuple(pts), obs.bar_white, obs.bar_black, obs.off_white,
+                            obs.off_black)
+    v = judge(start, Dice(3, 1), obs2)
+    assert v.outcome is Outcome.PLAY and v.play is not None and v.play.result == result
+
+
+def test_judge_asks_when_two_plays_fit_equally():
+    start = Position.start()
+    a = resolve(start, (3, 1), "8/5 6/5").result
+    b = resolve(start, (3, 1), "24/23 24/21").result
+    sa, sb = a.signed(), b.signed()
+    regions = []
+    for x, y in zip(sa, sb, strict=True):
+        regions.append(RegionRead.certain(x) if x == y else
+                       RegionRead.from_mapping({x: 0.5, y: 0.5}))
+    v = judge(start, Dice(3, 1), BoardObservation(tuple(regions)))
+    assert v.outcome is Outcome.AMBIGUOUS and len(v.candidates) == 2
+    assert v.points and all(1 <= p <= 24 for p in v.points)
+    assert math.isfinite(v.score)
