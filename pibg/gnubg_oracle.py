@@ -320,8 +320,8 @@ class GeneratorStats:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def random_match(seed: int, length: int | None = None, max_games: int = 4
-                 ) -> tuple[list[Event], GeneratorStats]:
+def random_match(seed: int, length: int | None = None, max_games: int = 4,
+                 crawford: bool = True) -> tuple[list[Event], GeneratorStats]:
     """A random but legal match as events, from a seeded random player.
 
     The player picks among :func:`pibg.rules.legal_plays` (sometimes the one that hits most or
@@ -352,7 +352,8 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4
     st = GeneratorStats(matches=1)
     if length is None:
         length = rng.choice((0, 1, 1, 3, 3, 3, 5, 5, 7))
-    settings = MatchSettings(length=length, white=f"w{seed}", black=f"b{seed}")
+    settings = MatchSettings(length=length, white=f"w{seed}", black=f"b{seed}",
+                             crawford=crawford)
     st.money = int(settings.money)
     events: list[Event] = []
     state = MatchState.new(settings)

@@ -191,6 +191,13 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
     state = MatchState.new(evs[0].settings)
     games: list[GameRecord] = []
     warnings: list[str] = []
+    s = state.settings
+    if s.length > 1 and not s.crawford:
+        warnings.append("the match is played without the Crawford rule: SGF says so (no "
+                        "RU[Crawford]), a .mat cannot, and gnubg assumes it")
+    if s.money and s.jacoby:
+        warnings.append("Jacoby rule on: SGF says so (RU[Jacoby]), a .mat cannot; set gnubg's "
+                        "'set jacoby on' before importing it")
     for i, ev in enumerate(evs):
         before = state.game
         _warn_unwritable(ev, i, len(games), warnings)

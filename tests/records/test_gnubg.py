@@ -105,3 +105,17 @@ def test_unfinished_matches_import_into_gnubg(random_matches: list, gnubg_exe: s
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
     assert rt.mismatches == []
     assert sum(1 for _, rec in records if rec.games and rec.games[-1].result is None) >= 10
+
+
+def test_rules_a_mat_cannot_carry_are_carried_by_sgf(gnubg_exe: str, tmp_path: Path) -> None:
+    """Crawford off: the SGF reads back exactly; the .mat differs only on Crawford, and the
+    record warns about it."""
+    from pibg.gnubg_oracle import random_match
+
+    records = [(f"n{i}", match_record(random_match(i, length=5, crawford=False)[0]))
+               for i in range(12)]
+    assert all(any("Crawford" in w for w in rec.warnings) for _, rec in records)
+    sgf = check_with_gnubg(records, tmp_path, formats=("sgf",), exe=gnubg_exe)
+    assert sgf.mismatches == []
+    mat = check_with_gnubg(records, tmp_path, formats=("mat",), exe=gnubg_exe)
+    assert all("rawford" in m for m in mat.mismatches)
