@@ -321,7 +321,8 @@ class GeneratorStats:
 
 
 def random_match(seed: int, length: int | None = None, max_games: int = 4,
-                 crawford: bool = True) -> tuple[list[Event], GeneratorStats]:
+                 crawford: bool = True, jacoby: bool = False
+                 ) -> tuple[list[Event], GeneratorStats]:
     """A random but legal match as events, from a seeded random player.
 
     The player picks among :func:`pibg.rules.legal_plays` (sometimes the one that hits most or
@@ -353,7 +354,7 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
     if length is None:
         length = rng.choice((0, 1, 1, 3, 3, 3, 5, 5, 7))
     settings = MatchSettings(length=length, white=f"w{seed}", black=f"b{seed}",
-                             crawford=crawford)
+                             crawford=crawford, jacoby=jacoby and length == 0)
     st.money = int(settings.money)
     events: list[Event] = []
     state = MatchState.new(settings)

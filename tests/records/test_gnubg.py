@@ -119,3 +119,24 @@ def test_rules_a_mat_cannot_carry_are_carried_by_sgf(gnubg_exe: str, tmp_path: P
     assert sgf.mismatches == []
     mat = check_with_gnubg(records, tmp_path, formats=("mat",), exe=gnubg_exe)
     assert all("rawford" in m for m in mat.mismatches)
+
+
+def test_jacoby_travels_in_sgf(gnubg_exe: str, tmp_path: Path) -> None:
+    """Money play with Jacoby: gammons with the cube unturned count single. The SGF's
+    RU[Jacoby] makes gnubg score them so even with its own Jacoby setting off."""
+    from pibg.gnubg_oracle import random_match
+    from pibg.sgf import write_sgf
+
+    seeds = (1004, 1041, 1062, 1105)  # each has a gammon with the cube unturned
+    records = [match_record(random_match(s, length=0, max_games=3, jacoby=True)[0])
+               for s in seeds]
+    assert all(any(g.result and g.result.termination in ("gammon", "backgammon")
+                   and g.result.points == 1 for g in rec.games) for rec in records)
+    assert all(any("Jacoby" in w for w in rec.warnings) for rec in records)
+    paths = []
+    for s, rec in zip(seeds, records, strict=True):
+        write_sgf(rec, tmp_path / f"j{s}.sgf")
+        paths.append((tmp_path / f"j{s}.sgf", "sgf"))
+    results = gnubg_import(paths, exe=gnubg_exe, jacoby=[False] * len(paths))
+    for rec, res in zip(records, results, strict=True):
+        assert compare(rec, res).mismatches == [], res["file"]
