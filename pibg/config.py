@@ -94,7 +94,7 @@ class CameraConfig:
 
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
-    calibration: Path = _spec(Path("/var/lib/pibg/calibration.json"))
+    calibration: Path = _spec(Path("/var/lib/pibg/calibration.toml"))
     #: How long the board must look the same before a position is taken as played.
     stable_seconds: float = _spec(1.0, min=0.0, max=30.0)
 

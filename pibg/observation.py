@@ -71,7 +71,8 @@ class DieRead:
 
 @dataclass(frozen=True, slots=True)
 class CubeRead:
-    """The doubling cube: the face up (64 when centred at the start) and where it lies."""
+    """The doubling cube: its value (1 while centred at the start, its face then showing 64)
+    and where it lies."""
 
     value: int
     owner: Owner

@@ -46,6 +46,7 @@ from pibg.events import (
     MatchStarted,
     Moved,
     OpeningRoll,
+    Resigned,
     Rolled,
     SetUp,
     Took,
@@ -83,7 +84,9 @@ class Mode(enum.Enum):
     MATCH_OVER = "match_over"
 
 
-BUTTONS = ("confirm", "undo", "double", "take", "drop", "beaver")
+BUTTONS = ("confirm", "undo", "double", "take", "drop", "beaver",
+           "resign", "resign_gammon", "resign_backgammon")
+_RESIGN = {"resign": 1, "resign_gammon": 2, "resign_backgammon": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,6 +503,8 @@ def _press(st: RefereeState, p: Press, out: _Out) -> RefereeState:
             return _undo(st, out)
         if p.button == "double":
             return _double(st, out)
+        if p.button in _RESIGN:
+            return _resign(st, _RESIGN[p.button], out)
         return _answer(st, p.button, out)
     except PibgError as exc:
         out.say.append(f"{p.button}: {exc}")
@@ -588,6 +593,18 @@ def _double(st: RefereeState, out: _Out) -> RefereeState:
     out.say.append(f"{_name(st, g.turn)} doubles to {g.cube.value * 2}")
     return replace(st, mode=Mode.DOUBLED, message=(f"double to {g.cube.value * 2}",
                                                    "take or drop?"))
+
+
+def _resign(st: RefereeState, multiplier: int, out: _Out) -> RefereeState:
+    """The side to act concedes the game (1, 2 or 3 times the cube)."""
+    g = st.match.game
+    if g is None or g.phase is Phase.OVER:
+        out.say.append("resign: no game in progress")
+        return replace(st, message=("no game to resign",), sound=Sound.ASK)
+    who = g.decider
+    st = _record(st, Resigned(player=who.label, multiplier=multiplier), out)
+    out.say.append(f"{_name(st, who)} resigns")
+    return _game_over(replace(st, dice=None, verdict=None), out)
 
 
 def _answer(st: RefereeState, button: str, out: _Out) -> RefereeState:

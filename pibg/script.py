@@ -23,6 +23,7 @@ from pibg.events import (
     MatchSettings,
     Moved,
     OpeningRoll,
+    Resigned,
     Rolled,
     Took,
 )
@@ -180,6 +181,9 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
             cv, co = _cube(state)
             out.append(Scene.of("cube", g.position, cube_value=cv, cube_owner=co))
             pending_double = None
+        elif isinstance(ev, Resigned):
+            out.append(ButtonPress({1: "resign", 2: "resign_gammon",
+                                    3: "resign_backgammon"}[ev.multiplier]))
         elif isinstance(ev, (Dropped, Beavered)) and pending_double is not None:
             out.append(ButtonPress("double"))
             out.append(ButtonPress("drop" if isinstance(ev, Dropped) else "beaver"))
@@ -206,7 +210,8 @@ def observe_exact(scene: Scene) -> BoardObservation:
         dice = (DieRead(scene.dice[0], 700.0, 480.0, True),
                 DieRead(scene.dice[1], 780.0, 480.0, not scene.cocked))
     owner = scene.cube_owner
-    cube = CubeRead(64 if scene.cube_value == 1 else scene.cube_value,
+    # the cube's value as in the renders' labels: 1 while centred (its face then shows 64)
+    cube = CubeRead(scene.cube_value,
                     owner if owner in ("white", "black") else "center")  # type: ignore[arg-type]
     obs = BoardObservation.exact(scene.points, scene.bar, scene.off, dice, cube)
     return obs

@@ -1,0 +1,435 @@
+"""The one module that wires the layers together.
+
+camera frames -> :class:`~pibg.vision.pipeline.Vision` -> :mod:`pibg.referee` -> the journal
+(crash-safe), the records (.mat, .sgf), the LEDs and display (:class:`~pibg.hw.rig.Rig`) and
+the web page. Everything below this module is tested on its own; this one only connects.
+
+* :func:`replay` referees a recorded source (an image folder, a video file, or the synthetic
+  table) and writes the journal plus ``match.mat`` and ``match.sgf``.
+* :func:`demo` replays the bundled match, rendered by :mod:`pibg.sim` with a hand passing over,
+  a bumped checker, an illegal move put right and the cube in play.
+* :func:`run` is the live loop of the Pi service.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pibg import referee
+from pibg.camera.base import EndOfFrames
+from pibg.effects import Effects
+from pibg.events import Event, GameEnded, MatchSettings
+from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
+from pibg.journal import Journal
+from pibg.matfile import read_mat, write_mat
+from pibg.observation import BoardObservation
+from pibg.referee import Frame, Press, RefereeConfig, Step, Tick
+from pibg.script import ButtonPress, Mishaps, Scene, table_script
+from pibg.sgf import write_sgf
+
+Printer = Callable[[str], None]
+Sink = Callable[[Effects], None]
+
+#: the bundled match of ``pibg demo`` (a 5-point match played by GNU Backgammon against
+#: itself) and the mishaps planted in it: chosen so the demo shows every kind
+DEMO_MATCH = "demo.mat"
+DEMO_MISHAPS = Mishaps(illegal=0.08, bump=0.05, hand=0.08, cocked=0.03, seed=7)
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class Session:
+    """A refereed match being recorded: referee state, journal and outputs.
+
+    Opening a folder that already holds a journal resumes that match (after a power cut): the
+    referee shows the position it expects and waits until the board matches it.
+    """
+
+    out_dir: Path
+    settings: MatchSettings
+    config: RefereeConfig = field(default_factory=RefereeConfig)
+    printer: Printer | None = None
+    sinks: Sequence[Sink] = ()
+    clock: Callable[[], str] = _now
+    journal: Journal = field(init=False)
+    step: Step = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal.open(self.out_dir / "match.jsonl")
+        if self.journal.recovery:
+            self._say(self.journal.recovery)
+        events = self.journal.events()
+        if events:
+            self.step = referee.resume(tuple(events), self.config)
+        else:
+            self.step = referee.new_match(self.settings, self.config)
+            for ev in self.step.events:
+                self.journal.append(ev, self.clock())
+        self._emit(self.step)
+
+    @property
+    def state(self) -> referee.RefereeState:
+        return self.step.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.journal.events()
+
+    def feed(self, inp: referee.Input) -> Step:
+        """One input through the referee; its events are durable before this returns.
+
+        If the journal cannot take them (a full disk), the state falls back to what the
+        journal holds, the display says what is wrong, and the error is raised."""
+        res = referee.step(self.step.state, inp)
+        try:
+            for ev in res.events:
+                self.journal.append(ev, self.clock())
+        except JournalError as exc:
+            self.step = referee.resume(tuple(self.journal.events()), self.config)
+            problem = Effects.build(display=("RECORDING STOPPED", *str(exc).split(": ")[-1:]))
+            for sink in self.sinks:
+                sink(problem)
+            raise
+        self.step = res
+        self._emit(res)
+        return res
+
+    def _say(self, line: str) -> None:
+        if self.printer:
+            self.printer(line)
+
+    def _emit(self, res: Step) -> None:
+        for line in res.say:
+            self._say(line)
+        for sink in self.sinks:
+            sink(res.effects)
+
+    def export(self) -> tuple[Path, Path]:
+        """Write ``match.mat`` and ``match.sgf`` beside the journal (atomically)."""
+        events = self.journal.events()
+        mat, sgf = self.out_dir / "match.mat", self.out_dir / "match.sgf"
+        write_mat(events, mat)
+        write_sgf(events, sgf)
+        return mat, sgf
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --- sources -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Held:
+    """A settled image: shown for the whole stability window."""
+
+    image: np.ndarray[Any, Any]
+    name: str
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A video frame at its own time."""
+
+    image: np.ndarray[Any, Any]
+    t: float
+
+
+def folder_frames(folder: Path) -> Iterator[Held]:
+    import cv2
+
+    from pibg.camera.replay import IMAGE_SUFFIXES
+
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise CameraUnavailableError(f"{folder}: no images (.png/.jpg) in this folder")
+    for p in files:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CameraUnavailableError(f"{p}: not an image OpenCV can read")
+        yield Held(img, p.name)
+
+
+def video_frames(path: Path) -> Iterator[Timed]:
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise CameraUnavailableError(f"{path}: cannot open this video (is it a video file?)")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 10.0
+    i = 0
+    try:
+        while True:
+            ok, img = cap.read()
+            if not ok:
+                return
+            yield Timed(img, i / fps)
+            i += 1
+    finally:
+        cap.release()
+
+
+def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut"
+               ) -> Iterator[Held | ButtonPress]:
+    from pibg.sim import SimScene, render
+
+    for i, a in enumerate(actions):
+        if isinstance(a, ButtonPress):
+            yield a
+            continue
+        scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
+                         a.cube_owner,  # type: ignore[arg-type]
+                         a.hand, seed=i, style=style)  # type: ignore[arg-type]
+        yield Held(render(scene), f"{i:04d}-{a.kind}")
+
+
+def demo_events() -> list[Event]:
+    ref = resources.files("pibg") / "data" / DEMO_MATCH
+    with resources.as_file(ref) as path:
+        return read_mat(path)
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayResult:
+    out_dir: Path
+    journal: Path
+    mat: Path
+    sgf: Path
+    frames: int
+    state: referee.RefereeState
+
+
+def _vision_for(first: np.ndarray[Any, Any], calibration: Path | None,
+                corners: Any | None) -> Any:
+    from pibg.vision.calibrate import find_board
+    from pibg.vision.geometry import VisionConfig
+    from pibg.vision.pipeline import Vision
+
+    if calibration is not None:
+        return Vision.from_calibration(calibration)
+    if corners is None:
+        corners = find_board(VisionConfig(), first)
+    return Vision.from_start_frame(first, corners)
+
+
+def replay(
+    source: Iterable[Held | Timed | ButtonPress],
+    out_dir: Path,
+    settings: MatchSettings,
+    *,
+    calibration: Path | None = None,
+    corners: Any | None = None,
+    stable_seconds: float = 1.0,
+    printer: Printer | None = None,
+    observe: Callable[[np.ndarray[Any, Any]], BoardObservation] | None = None,
+) -> ReplayResult:
+    """Referee a recorded source end to end and write the journal, .mat and .sgf.
+
+    Held images (an image folder) are each shown for the stability window; timed frames (a
+    video) at their own times. With no ``calibration``, the first frame must show the
+    starting position and calibrates the run (``corners`` found automatically if not given).
+    """
+    cfg = RefereeConfig(stable_seconds=stable_seconds)
+    frames = 0
+    t = 0.0
+    with Session(out_dir, settings, cfg, printer) as session:
+        for item in source:
+            if isinstance(item, ButtonPress):
+                t += 0.5
+                session.feed(Press(t, item.button, item.long))
+                continue
+            if observe is None:
+                observe = _vision_for(item.image, calibration, corners).observe
+            assert observe is not None
+            obs = observe(item.image)
+            frames += 1
+            if isinstance(item, Held):
+                session.feed(Frame(t, obs))
+                session.feed(Tick(t + stable_seconds + 0.01))
+                t += stable_seconds + 0.5
+            else:
+                t = item.t
+                session.feed(Frame(t, obs))
+        if frames == 0:
+            raise CameraUnavailableError("the source gave no frames")
+        mat, sgf = session.export()
+        return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state)
+
+
+def open_replay_source(spec: str, style: str = "walnut", mishaps: Mishaps | None = None
+                       ) -> tuple[Iterable[Held | Timed | ButtonPress], MatchSettings | None,
+                                  Any | None]:
+    """A source from ``spec``: an image folder, a video file, ``sim`` (the bundled match) or
+    ``sim:FILE.mat``. Returns the frames, the match settings the source implies (for sim) and
+    the board corners when they are known (sim)."""
+    if spec == "sim" or spec.startswith("sim:"):
+        from pibg.sim import sim_corners
+
+        events = demo_events() if spec == "sim" else read_mat(spec[4:])
+        settings = events[0].settings  # type: ignore[attr-defined]
+        actions = table_script(events, mishaps or DEMO_MISHAPS)
+        return sim_frames(actions, style), settings, sim_corners()
+    path = Path(spec)
+    if path.is_dir():
+        return folder_frames(path), None, None
+    if path.is_file():
+        return video_frames(path), None, None
+    raise PibgError(f"replay source {spec!r}: not an image folder, a video file, 'sim' or "
+                    f"'sim:FILE.mat'")
+
+
+def demo(out_dir: Path, printer: Printer = print) -> ReplayResult:
+    """``pibg demo``: the bundled match refereed end to end from synthetic camera frames."""
+    source, settings, corners = open_replay_source("sim")
+    assert settings is not None
+    start = time.perf_counter()
+    res = replay(source, out_dir, settings, corners=corners, printer=printer)
+    printer(f"refereed {res.frames} frames in {time.perf_counter() - start:.1f} s")
+    return res
+
+
+# --- the live loop -------------------------------------------------------------------------
+
+
+def match_folder(records: Path, settings: MatchSettings, clock: Callable[[], str] = _now) -> Path:
+    """The folder of the match to record: the unfinished one named in ``ACTIVE`` (resumed
+    after a restart), else a new one named by the time."""
+    records.mkdir(parents=True, exist_ok=True)
+    active = records / "ACTIVE"
+    if active.exists():
+        folder = records / active.read_text().strip()
+        journal = folder / "match.jsonl"
+        if journal.exists():
+            from pibg.journal import read_events
+            from pibg.match import replay as replay_match
+
+            try:
+                if not replay_match(read_events(journal)).over:
+                    return folder
+            except PibgError:
+                pass  # a journal that does not replay is kept as it is; start a new match
+    name = clock().replace(":", "").replace("+0000", "").replace("+00:00", "Z")
+    folder = records / name
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = records / f"{name}-{n}"
+    folder.mkdir()
+    tmp = active.with_suffix(".tmp")
+    tmp.write_text(folder.name + "\n")
+    tmp.replace(active)
+    return folder
+
+
+def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
+        printer: Printer = print, rig_factory: Callable[..., Any] | None = None,
+        max_frames: int | None = None) -> int:
+    """The Pi service: camera -> vision -> referee -> journal, records, LEDs, display, web.
+
+    Restarted after a crash or a power cut, it resumes the unfinished match from its journal.
+    """
+    from pibg.config import load_config
+    from pibg.hw.rig import Rig
+    from pibg.vision.pipeline import Vision
+
+    cfg = load_config(config_path)
+    cal = cfg.vision.calibration
+    if not Path(cal).exists():
+        raise CalibrationError(f"no calibration at {cal}: set up the start position and run "
+                               f"'pibg calibrate --source camera -o {cal}'")
+    vision = Vision.from_calibration(cal)
+    settings = cfg.match.to_settings()
+    folder = match_folder(cfg.records.directory, settings)
+    make_rig = rig_factory or Rig
+    controls: list[str] = []
+    with make_rig(cfg, buttons=buttons, pico=pico) as rig, \
+            Session(folder, settings, RefereeConfig(stable_seconds=cfg.vision.stable_seconds),
+                    printer) as session:
+        view, web = _start_web(cfg, session, controls, printer)
+        session.sinks = [rig.show]
+        rig.show(session.step.effects)
+        printer(f"recording to {folder}")
+        frames = 0
+        try:
+            while max_frames is None or frames < max_frames:
+                frame = rig.read_frame(timeout=1.0)
+                now = time.monotonic()
+                obs = None
+                if frame is None:
+                    step = _feed(session, Tick(now), printer)
+                else:
+                    frames += 1
+                    obs = vision.observe(frame)
+                    step = _feed(session, Frame(now, obs), printer)
+                for ev in rig.button_events():
+                    step = _feed(session, Press(ev.at, ev.referee_button, ev.long), printer)
+                while controls:
+                    action = controls.pop(0)
+                    step = _feed(session, Press(now, "confirm" if action == "confirm" else
+                                                action), printer)
+                if view is not None and step is not None:
+                    view.update(step, frame, obs)
+                if step is not None and any(isinstance(e, GameEnded) for e in step.events):
+                    session.export()
+                rig.tick()
+        except EndOfFrames:
+            printer("the camera source has no more frames")
+        finally:
+            if web is not None:
+                web.close()
+            if len(session.events) > 1:
+                try:
+                    mat, sgf = session.export()
+                    printer(f"records: {mat} {sgf}")
+                except PibgError as exc:
+                    printer(f"records not written: {exc}")
+    return 0
+
+
+def _feed(session: Session, inp: referee.Input, printer: Printer) -> Step | None:
+    try:
+        return session.feed(inp)
+    except JournalError as exc:
+        printer(f"error: {exc}")
+        return None
+
+
+def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer
+               ) -> tuple[Any, Any]:
+    if not cfg.web.enabled:
+        return None, None
+    try:
+        from pibg.web.server import WebServer
+        from pibg.web.view import LiveView
+    except ImportError as exc:  # pragma: no cover - the web package ships with pibg
+        printer(f"web page off: {exc}")
+        return None, None
+    view = LiveView()
+    view.update(session.step)
+    server = WebServer(view, records_dir=cfg.records.directory, host=cfg.web.host,
+                       port=cfg.web.port, token=cfg.web.token or None,
+                       control=controls.append)
+    server.start()
+    printer(f"web page: {server.url}")
+    return view, server
