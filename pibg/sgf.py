@@ -15,12 +15,38 @@ resignation). Moves are the dice then one letter pair per step, counted from Whi
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 import pibg
-from pibg.events import Event
-from pibg.matfile import Action, GameRecord, MatchRecord, match_record, write_atomic
+from pibg.events import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    GameStarted,
+    MatchEnded,
+    MatchSettings,
+    MatchStarted,
+    Moved,
+    OpeningRoll,
+    Resigned,
+    Rolled,
+    Took,
+)
+from pibg.exc import PibgError, RecordError
+from pibg.match import GameState, MatchState, Phase, apply
+from pibg.matfile import (
+    Action,
+    GameRecord,
+    MatchRecord,
+    apply_steps,
+    match_record,
+    write_atomic,
+)
 from pibg.position import BAR, OFF, Color
 
 
@@ -94,4 +120,262 @@ def write_sgf(events: Iterable[Event] | MatchRecord, out: str | os.PathLike[str]
         out.write(text)
 
 
-__all__ = ["dumps_sgf", "to_letter", "write_sgf"]
+
+
+# --- reading --------------------------------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z]+")
+
+
+def _tokens(text: str, name: str) -> list[tuple[str, str, int]]:
+    """``(kind, value, offset)`` tokens: ``(``, ``)``, ``;``, and ``prop`` with ``IDENT`` then
+    ``val`` per bracketed value (escapes resolved)."""
+    out: list[tuple[str, str, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "();":
+            out.append((c, c, i))
+            i += 1
+        elif c.isspace():
+            i += 1
+        elif c.isalpha():
+            m = _IDENT.match(text, i)
+            assert m is not None
+            out.append(("prop", m.group(0), i))
+            i = m.end()
+            while True:
+                while i < n and text[i].isspace():
+                    i += 1
+                if i >= n or text[i] != "[":
+                    break
+                start = i
+                i += 1
+                buf = []
+                while i < n and text[i] != "]":
+                    if text[i] == "\\" and i + 1 < n:
+                        i += 1
+                    buf.append(text[i])
+                    i += 1
+                if i >= n:
+                    line = text.count("\n", 0, start) + 1
+                    raise RecordError(f"{name}: line {line}: unterminated property value "
+                                      f"(expected ']')")
+                out.append(("val", "".join(buf), start))
+                i += 1
+        else:
+            line = text.count("\n", 0, i) + 1
+            raise RecordError(f"{name}: line {line}: unexpected {c!r}: expected '(', ';', ')' "
+                              f"or a property like W[31hefe]")
+    return out
+
+
+def _parse_trees(text: str, name: str) -> list[list[tuple[dict[str, list[str]], int]]]:
+    """Game trees as lists of nodes (properties, offset); variations are not supported."""
+    trees: list[list[tuple[dict[str, list[str]], int]]] = []
+    depth = 0
+    current: list[tuple[dict[str, list[str]], int]] | None = None
+    prop = ""
+    for kind, value, off in _tokens(text, name):
+        if kind == "(":
+            depth += 1
+            if depth > 1:
+                line = text.count("\n", 0, off) + 1
+                raise RecordError(f"{name}: line {line}: SGF variations are not supported "
+                                  f"(expected one line of play per game)")
+            current = []
+            trees.append(current)
+        elif kind == ")":
+            depth -= 1
+            current = None
+        elif kind == ";":
+            if current is None:
+                line = text.count("\n", 0, off) + 1
+                raise RecordError(f"{name}: line {line}: node outside a game tree")
+            current.append(({}, off))
+        elif kind == "prop":
+            prop = value.upper()
+            if current is None or not current:
+                line = text.count("\n", 0, off) + 1
+                raise RecordError(f"{name}: line {line}: property {value} outside a node")
+            current[-1][0].setdefault(prop, [])
+        else:  # val
+            assert current
+            current[-1][0].setdefault(prop, []).append(value)
+    return trees
+
+
+def _point(letter: str, player: Color) -> int:
+    if letter == "y":
+        return BAR
+    if letter == "z":
+        return OFF
+    if not "a" <= letter <= "x":
+        raise ValueError(f"bad point letter {letter!r}: expected a-x, y (bar), z (off)")
+    p = ord(letter) - ord("a") + 1
+    return p if player is Color.WHITE else 25 - p
+
+
+class _SgfReader:
+    def __init__(self, text: str, name: str) -> None:
+        self.text = text
+        self.name = name
+        self.events: list[Event] = []
+        self.state: MatchState | None = None
+
+    def fail(self, off: int, what: str) -> RecordError:
+        return RecordError(f"{self.name}: line {self.text.count(chr(10), 0, off) + 1}: {what}")
+
+    def emit(self, ev: Event, off: int) -> None:
+        assert self.state is not None
+        try:
+            self.state = apply(self.state, ev)
+        except PibgError as exc:
+            raise self.fail(off, f"{ev.kind} does not fit the match: {exc}") from exc
+        self.events.append(ev)
+
+    @property
+    def game(self) -> GameState:
+        assert self.state is not None and self.state.game is not None
+        return self.state.game
+
+    def over(self) -> bool:
+        return self.game.phase is Phase.OVER
+
+    def start(self, root: dict[str, list[str]], off: int) -> None:
+        if root.get("GM", ["6"])[0] != "6":
+            raise self.fail(off, f"GM[{root['GM'][0]}] is not backgammon: expected GM[6]")
+        mi = {k: v for k, _, v in (x.partition(":") for x in root.get("MI", []))}
+        try:
+            length = int(mi.get("length", "0"))
+            ws, bs = int(mi.get("ws", "0")), int(mi.get("bs", "0"))
+        except ValueError as exc:
+            raise self.fail(off, "MI needs numbers: MI[length:5][game:0][ws:0][bs:0]") from exc
+        rules = ":".join(root.get("RU", []))
+        if self.state is None:
+            try:
+                settings = MatchSettings(
+                    length=length, white=root.get("PW", ["White"])[0],
+                    black=root.get("PB", ["Black"])[0],
+                    crawford=length <= 1 or "Crawford" in rules,
+                    jacoby=length == 0 and "Jacoby" in rules)
+            except ValueError as exc:
+                raise self.fail(off, str(exc)) from exc
+            self.state = MatchState.new(settings)
+            self.emit(MatchStarted(settings), off)
+        if (ws, bs) != self.state.score:
+            raise self.fail(off, f"MI says the score is {ws}-{bs}, the games before give "
+                                 f"{self.state.score[0]}-{self.state.score[1]}")
+        self.emit(GameStarted(), off)
+
+    def action(self, player: Color, value: str, first: bool, off: int) -> None:
+        from pibg.matfile import resolve_any_order
+
+        v = value.strip().lower()
+        if v in ("double", "take", "drop", "beaver"):
+            cls = {"double": Doubled, "take": Took, "drop": Dropped, "beaver": Beavered}[v]
+            self.emit(cls(player.label), off)
+            return
+        key = "W" if player is Color.WHITE else "B"
+        m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", v)
+        if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+            raise self.fail(off, f"{key}[{value}]: expected dice and point pairs like "
+                                 f"W[31hefe], or double/take/drop")
+        d1, d2 = int(m.group(1)), int(m.group(2))
+        dice = (max(d1, d2), min(d1, d2))
+        letters = m.group(3)
+        try:
+            steps = [(_point(letters[i], player), _point(letters[i + 1], player))
+                     for i in range(0, len(letters), 2)]
+        except ValueError as exc:
+            raise self.fail(off, f"{key}[{value}]: {exc}") from exc
+        done = apply_steps(self.game.position.with_turn(player), steps) if steps else None
+        hits = done[1] if done else [False] * len(steps)
+        text = " ".join(f"{a}/{b}{'*' if h else ''}" for (a, b), h in zip(steps, hits,
+                                                                         strict=True))
+        if first:
+            if d1 == d2:
+                raise self.fail(off, f"opening roll {d1}{d2} is a double: expected two "
+                                     f"different dice")
+            hi, lo = dice
+            self.emit(OpeningRoll(white=hi if player is Color.WHITE else lo,
+                                  black=lo if player is Color.WHITE else hi), off)
+        else:
+            self.emit(Rolled(player.label, dice), off)
+        try:
+            play = resolve_any_order(self.game.position, dice, text)
+        except PibgError as exc:
+            raise self.fail(off, f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: "
+                                 f"{exc}") from exc
+        self.emit(Moved(player.label, dice, text, play.result.position_id()), off)
+
+    def finish(self, root: dict[str, list[str]], off: int) -> None:
+        res = root.get("RE", [""])[0].strip()
+        m = re.fullmatch(r"([WB])\+(\d+)(R?)", res) if res else None
+        if res and not m:
+            raise self.fail(off, f"RE[{res}]: expected like RE[W+2] or RE[B+4R]")
+        if m and not self.over():
+            winner = Color.WHITE if m.group(1) == "W" else Color.BLACK
+            cube = self.game.cube.value
+            points = int(m.group(2))
+            if points % cube or not 1 <= points // cube <= 3:
+                raise self.fail(off, f"RE[{res}] with the cube at {cube}: a resignation "
+                                     f"scores 1, 2 or 3 times the cube")
+            self.emit(Resigned(winner.other.label, points // cube), off)
+        if self.over():
+            result = self.game.result
+            assert result is not None
+            if m and (int(m.group(2)) != result.points
+                      or (m.group(1) == "W") != (result.winner is Color.WHITE)):
+                raise self.fail(off, f"RE[{res}]: the moves give {result.winner.label} "
+                                     f"{result.points}")
+            self.events.append(GameEnded(result.winner.label, result.points,
+                                         result.termination))
+
+
+def parse_sgf(text: str, name: str = "<sgf>") -> list[Event]:
+    """Parse gnubg SGF (``GM[6]``) into match events; every move is checked by the rules.
+
+    Analysis properties are ignored. A game whose ``RE`` names a winner the moves have not
+    produced ended by resignation (as gnubg writes it, ``RE[B+4R]``).
+
+    :raises RecordError: malformed file, an illegal move, or a cube action the rules forbid
+        (file, line and what was expected).
+    """
+    r = _SgfReader(text, name)
+    trees = _parse_trees(text, name)
+    if not trees:
+        raise RecordError(f"{name}: line 1: no game tree found (expected '(;FF[4]GM[6]...')")
+    for tree in trees:
+        if not tree:
+            continue
+        root, off = tree[0]
+        r.start(root, off)
+        first = True
+        for props, noff in tree[1:]:
+            for key in ("W", "B"):
+                if key not in props:
+                    continue
+                value = props[key][0] if props[key] else ""
+                if r.over():
+                    raise r.fail(noff, f"{key}[{value}] after the game ended")
+                r.action(Color.WHITE if key == "W" else Color.BLACK, value, first, noff)
+                first = False
+        r.finish(root, off)
+    assert r.state is not None
+    if r.state.over and r.state.winner is not None:
+        r.events.append(MatchEnded(r.state.winner.label, r.state.score))
+    return r.events
+
+
+def read_sgf(path: str | os.PathLike[str]) -> list[Event]:
+    """Read a gnubg SGF file into match events (see :func:`parse_sgf`)."""
+    p = Path(path)
+    try:
+        text = p.read_bytes().decode("utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise RecordError(f"{p}: cannot read: {exc.strerror}") from exc
+    return parse_sgf(text, str(p))
+
+
+__all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "to_letter", "write_sgf"]

@@ -1,7 +1,7 @@
 """``pibg export``, ``pibg import``, ``pibg score`` and ``pibg stats``: the match records.
 
     pibg export match.jsonl --format mat -o match.mat
-    pibg import match.mat -o match.jsonl
+    pibg import match.mat -o match.jsonl      (or a gnubg .sgf)
     pibg score match.jsonl
     pibg stats match.jsonl other.jsonl
 """
@@ -31,10 +31,11 @@ def register(sub: Any) -> None:
                     help="output file (written atomically); default: standard output")
     ex.set_defaults(handler=run_export)
 
-    im = sub.add_parser("import", help="read a .mat match file into a new journal",
-                        description="Read a .mat match file (gnubg, Jellyfish or XG dialect), "
-                                    "check every move against the rules, and write a journal.")
-    im.add_argument("file", type=Path, help="the .mat file")
+    im = sub.add_parser("import", help="read a .mat or .sgf match file into a new journal",
+                        description="Read a .mat match file (gnubg, Jellyfish or XG dialect) "
+                                    "or a gnubg .sgf file, check every move against the rules, "
+                                    "and write a journal.")
+    im.add_argument("file", type=Path, help="the .mat or .sgf file")
     im.add_argument("-o", "--output", type=Path, required=True, help="the journal to create")
     im.set_defaults(handler=run_import)
 
@@ -91,8 +92,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from pibg.matfile import read_mat
+    from pibg.sgf import read_sgf
 
-    events = read_mat(args.file)
+    events = read_sgf(args.file) if args.file.suffix.lower() == ".sgf" else read_mat(args.file)
     out: Path = args.output
     if out.exists() and out.stat().st_size:
         raise JournalError(f"{out}: journal exists and is not empty; choose a new file")

@@ -93,3 +93,12 @@ def test_corrupt_journal_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "m.jsonl: line 3: corrupt line" in err and "\n" not in err
     assert main(["export", str(tmp_path / "nope.jsonl")]) == 2
     assert "no such journal" in capsys.readouterr().err
+
+
+def test_import_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "m005.jsonl"
+    assert main(["import", str(DATA / "m005_3pt.sgf"), "-o", str(journal)]) == 0
+    assert "score 3-1" in capsys.readouterr().out
+    assert main(["export", str(journal), "--format", "mat"]) == 0
+    out = capsys.readouterr().out
+    assert out == (DATA / "m005_3pt.mat").read_text().split("\n", 2)[2]  # no EventDate

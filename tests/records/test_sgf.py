@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pibg.exc import RecordError
 from pibg.gnubg_oracle import random_match
+from pibg.match import replay
 from pibg.matfile import read_mat
 from pibg.position import Color
-from pibg.sgf import dumps_sgf, to_letter, write_sgf
+from pibg.sgf import dumps_sgf, parse_sgf, read_sgf, to_letter, write_sgf
 
 from .conftest import DATA
 
@@ -71,3 +73,47 @@ def test_names_are_escaped_and_file_is_written_atomically(tmp_path: Path) -> Non
     write_sgf(events, buf)
     assert buf.getvalue() == text
     assert [p.name for p in tmp_path.iterdir()] == ["m.sgf"]
+
+
+# --- reading --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["m005_3pt", "m051_5pt"])
+def test_gnubg_sgf_reads_as_its_mat(name: str) -> None:
+    assert read_sgf(DATA / f"{name}.sgf") == read_mat(DATA / f"{name}.mat")
+
+
+def test_all_golden_sgf_read_as_their_mat(golden_matches: list) -> None:
+    for mat, events, _ in golden_matches:
+        assert read_sgf(mat.with_suffix(".sgf")) == events, mat.name
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_matches_round_trip_through_sgf(seed: int) -> None:
+    events, _ = random_match(seed)
+    text = dumps_sgf(events)
+    back = parse_sgf(text)
+    assert dumps_sgf(back) == text
+    assert replay(back).score == replay(events).score
+
+
+SGF_BAD = [
+    ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hehf])", 2, "illegal play"),
+    ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;B[zz])", 3,
+     "expected dice and point pairs"),
+    ("(;FF[4]GM[1]PW[a])", 1, "expected GM[6]"),
+    ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:1]PW[a]PB[b]\n;W[31hefe])", 1, "score is 0-1"),
+    ("(;FF[4]GM[6]MI[length:3]PW[a\n", 1, "unterminated"),
+    ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]RE[B+7R]\n;W[31hefe])", 1,
+     "1, 2 or 3 times"),
+    ("(;GM[6]MI[length:3]\n;W[31hefe]\n;B[double]\n;W[take]\n;B[double])", 5,
+     "does not fit the match"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "what"), SGF_BAD)
+def test_malformed_sgf_names_file_line_and_expectation(text: str, line: int, what: str) -> None:
+    with pytest.raises(RecordError) as info:
+        parse_sgf(text, "bad.sgf")
+    msg = str(info.value)
+    assert msg.startswith(f"bad.sgf: line {line}: "), msg
+    assert what in msg and "\n" not in msg
