@@ -8,6 +8,10 @@ resignation). Moves are the dice then one letter pair per step, counted from Whi
 ``a`` is White's 1-point (Black's 24-point), ``y`` the bar and ``z`` off. Cube actions are
 ``W[double]``, ``B[take]``, ``B[drop]``.
 
+:func:`parse_sgf`/:func:`read_sgf` read such files back into match events (analysis
+properties ignored, every move checked by the rules; a game whose ``RE`` names a winner the
+moves have not produced ended by resignation).
+
 >>> to_letter(8, Color.WHITE), to_letter(8, Color.BLACK), to_letter(25, Color.BLACK)
 ('h', 'q', 'y')
 """
