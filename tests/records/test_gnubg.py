@@ -35,7 +35,7 @@ def test_generator_exercises_every_feature(random_matches: list) -> None:
         assert getattr(total, feature) > 0, f"no {feature} in {total.matches} random matches"
 
 
-def test_random_matches_import_into_gnubg(random_matches: list, gnubg_exe: str,
+def test_random_matches_import_into_gnubg(gnubg_exe: str, random_matches: list,
                                           tmp_path: Path) -> None:
     records = [(f"r{seed:03d}", rec) for seed, (_, _, rec) in enumerate(random_matches)]
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
@@ -60,7 +60,7 @@ def test_fixture_matches_same_in_gnubg_as_gnubgs_own_file(gnubg_exe: str,
         assert a["match"] == b["match"], a["file"]
 
 
-def test_golden_matches_round_trip_through_gnubg(golden_matches: list, gnubg_exe: str,
+def test_golden_matches_round_trip_through_gnubg(gnubg_exe: str, golden_matches: list,
                                                  tmp_path: Path) -> None:
     files = [p for p, _, _ in golden_matches]
     records = [(p.stem, rec) for p, _, rec in golden_matches]
@@ -91,7 +91,7 @@ def test_gnubg_reports_an_unreadable_file(gnubg_exe: str, tmp_path: Path) -> Non
     assert not compare(rec, res).ok
 
 
-def test_unfinished_matches_import_into_gnubg(random_matches: list, gnubg_exe: str,
+def test_unfinished_matches_import_into_gnubg(gnubg_exe: str, random_matches: list,
                                               tmp_path: Path) -> None:
     """A match exported mid-game (the referee's journal during play) reads the same too."""
     from pibg.events import Moved
