@@ -410,12 +410,12 @@ class _Reader:
         self.events.append(ev)
 
     @property
-    def game(self) -> MatchState:
+    def match(self) -> MatchState:
         assert self.state is not None
         return self.state
 
     def check_game_over(self) -> None:
-        st = self.game
+        st = self.match
         if st.game is not None and st.game.result is not None and st.game.phase is Phase.OVER:
             res = st.game.result
             if not self.events or not isinstance(self.events[-1], GameEnded):
@@ -469,10 +469,10 @@ def parse_mat(text: str, name: str = "<mat>") -> list[Event]:
                     raise r.fail(str(exc)) from exc
                 r.state = MatchState.new(settings)
                 r.emit(MatchStarted(settings))
-            if (ws, bs) != r.game.score:
+            if (ws, bs) != r.match.score:
                 raise r.fail(f"score {ws}-{bs} on the game's first line, but the games before "
-                             f"give {r.game.score[0]}-{r.game.score[1]}")
-            if r.game.over:
+                             f"give {r.match.score[0]}-{r.match.score[1]}")
+            if r.match.over:
                 raise r.fail("a game after the match was over")
             r.emit(GameStarted())
             pending_game = False
@@ -494,8 +494,8 @@ def parse_mat(text: str, name: str = "<mat>") -> list[Event]:
     if r.state is None:
         raise RecordError(f"{name}: line {r.lineno}: no game found (expected ' N point match' "
                           f"and ' Game 1')")
-    if r.game.over and r.game.winner is not None:
-        r.events.append(MatchEnded(r.game.winner.label, r.game.score))
+    if r.match.over and r.match.winner is not None:
+        r.events.append(MatchEnded(r.match.winner.label, r.match.score))
     return r.events
 
 
@@ -519,7 +519,7 @@ def _parse_cells(r: _Reader, body: str, offset: int) -> None:
 
 
 def _action(r: _Reader, m: re.Match[str], col: int) -> None:
-    st = r.game
+    st = r.match
     game = st.game
     assert game is not None
     if m.group("wins") is not None:
@@ -544,7 +544,7 @@ def _action(r: _Reader, m: re.Match[str], col: int) -> None:
                 raise r.fail(f"dice {m.group('dice')} while {game.decider.label} must answer "
                              f"a double: expected 'Takes' or 'Drops'")
             r.emit(Rolled(game.turn.label, dice))
-        game = r.game.game
+        game = r.match.game
         assert game is not None
         player = game.turn
         try:
@@ -573,7 +573,7 @@ def _action(r: _Reader, m: re.Match[str], col: int) -> None:
 
 
 def _wins(r: _Reader, points: int, col: int) -> None:
-    st = r.game
+    st = r.match
     game = st.game
     assert game is not None
     if game.phase is Phase.OVER:
