@@ -1,0 +1,104 @@
+"""End to end: recorded matches played at a (scripted) table, refereed, recorded, exported.
+
+The camera is replaced by perfect readings here (``observe_exact``) so that every golden match
+runs in seconds; ``test_vision_e2e.py`` puts the real vision stage in the loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pibg.app import DEMO_MISHAPS, Held, demo_events, replay
+from pibg.events import Corrected, IllegalFlagged, Moved, Resigned
+from pibg.match import effective_events
+from pibg.match import replay as replay_match
+from pibg.matfile import read_mat
+from pibg.script import ButtonPress, Mishaps, Scene, drive, observe_exact, table_script
+
+BLANK = np.zeros((2, 2, 3), np.uint8)
+
+
+def _run(events, mishaps, out: Path):
+    actions = table_script(events, mishaps)
+    scenes = iter([a for a in actions if isinstance(a, Scene)])
+    source = [a if isinstance(a, ButtonPress) else Held(BLANK, a.kind) for a in actions]
+    res = replay(source, out, events[0].settings,
+                 observe=lambda _img: observe_exact(next(scenes)))
+    kinds = [a.kind for a in actions if isinstance(a, Scene)]
+    return res, kinds
+
+
+def _positions(events):
+    """Every (player, dice, resulting position) of the effective plays, plus the score."""
+    plays = [(e.player, tuple(sorted(e.dice)), e.position_id)
+             for e in effective_events(events) if isinstance(e, Moved)]
+    return plays, replay_match(events).score
+
+
+def test_demo_match_round_trip(tmp_path: Path):
+    events = demo_events()
+    res, kinds = _run(events, DEMO_MISHAPS, tmp_path)
+    for kind in ("illegal", "bump", "hand", "cube"):
+        assert kind in kinds, f"the demo should show a {kind}"
+    written = read_mat(res.mat)
+    assert _positions(written) == _positions(events)
+    journal = [e for e in effective_events(read_mat(res.mat))]
+    assert journal
+    got = res.state.events
+    assert sum(isinstance(e, IllegalFlagged) for e in got) == kinds.count("illegal")
+    assert sum(isinstance(e, Corrected) for e in got) == kinds.count("illegal")
+    assert res.sgf.read_text().startswith("(;FF[4]GM[6]")
+
+
+def test_golden_matches_end_to_end(shared, tmp_path: Path):
+    """Every golden match (gnubg self-play, 60 matches) through table and referee; the first
+    20 also through the journal and the .mat writer: the file gives the same plays and score.
+    Every planted illegal move is flagged, and nothing else is."""
+    files = sorted(shared("golden", "matches").glob("*.mat"))
+    assert len(files) >= 20
+    planted = flagged = 0
+    for i, path in enumerate(files):
+        events = read_mat(path)
+        mis = Mishaps(illegal=0.1, bump=0.05, hand=0.1, cocked=0.03, seed=i)
+        if i < 20:
+            res, kinds = _run(events, mis, tmp_path / path.stem)
+            assert _positions(read_mat(res.mat)) == _positions(events), path.name
+            got = res.state.events
+        else:
+            script = table_script(events, mis)
+            kinds = [a.kind for a in script if isinstance(a, Scene)]
+            got = drive(script, events[0].settings).events
+            assert _positions(list(got)) == _positions(events), path.name
+        planted += kinds.count("illegal")
+        flagged += sum(isinstance(e, IllegalFlagged) for e in got)
+        assert any(isinstance(e, Resigned) for e in events) == any(
+            isinstance(e, Resigned) for e in got), path.name
+    assert planted > 50
+    assert flagged == planted
+
+
+def test_resume_after_kill(tmp_path: Path):
+    """A match cut half-way (power cut) resumes from its journal and finishes identically."""
+    events = demo_events()
+    actions = table_script(events, Mishaps())
+    scenes = [a for a in actions if isinstance(a, Scene)]
+    half = len(actions) // 2
+    first = actions[:half]
+    it = iter([a for a in first if isinstance(a, Scene)])
+    src = [a if isinstance(a, ButtonPress) else Held(BLANK, "x") for a in first]
+    with pytest.raises(StopIteration):
+        # the "camera" dies half-way: the replay stops with the journal as it was
+        replay([*src, Held(BLANK, "dead")], tmp_path, events[0].settings,
+               observe=lambda _img: observe_exact(next(it)))
+    # restart: the referee resumes; the table shows the last known position, then goes on
+    rest = actions[half:]
+    seen = iter([scenes[len([a for a in first if isinstance(a, Scene)]) - 1],
+                 *[a for a in rest if isinstance(a, Scene)]])
+    src2 = [Held(BLANK, "again"), *[a if isinstance(a, ButtonPress) else Held(BLANK, "x")
+                                    for a in rest]]
+    res = replay(src2, tmp_path, events[0].settings,
+                 observe=lambda _img: observe_exact(next(seen)))
+    assert _positions(read_mat(res.mat)) == _positions(events)
