@@ -1,0 +1,444 @@
+"""The live web page's server: standard library ``ThreadingHTTPServer`` and server-sent events.
+
+Pages (static files from ``pibg/web/static``): ``/`` the live board, ``/calibrate``,
+``/records``. Data::
+
+    GET  /api/info                      controls on?  calibration page on?  the actions
+    GET  /api/state                     the snapshot (LiveView.state_json)
+    GET  /api/events                    SSE: "state" events (the snapshot), "frame" events
+    GET  /frame.jpg[?raw=1]             the latest camera frame, regions drawn unless raw
+    GET  /api/records                   the matches under the records directory, with dice stats
+    GET  /records/NAME/match.mat|.sgf|.jsonl      downloads
+    GET  /api/calibration               corners (saved, detected or none) and the frame size
+    GET  /api/calibration/frame.jpg     the camera frame for placing the corners
+    GET  /api/calibration/check[?corners=x,y;x,y;x,y;x,y]   read the board now
+    POST /api/calibration               {"corners": [[x, y] x 4]}: learn and save   (token)
+    POST /api/control/ACTION            undo, confirm, ...                           (token)
+
+Controls need the token (header ``X-Pibg-Token: T`` or ``Authorization: Bearer T``); with no
+token configured the page is view-only and every control answers 403. A custom header cannot
+be sent cross-site without a CORS preflight, which this server never grants, so another site
+open in the same browser cannot press the buttons. Every bad request gets a 4xx and a JSON
+``{"error": reason}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from pibg.exc import PibgError
+from pibg.web.calibration import CalibrationBackend, as_corners
+from pibg.web.records import FILES, Records
+from pibg.web.view import LiveView, Versions
+
+log = logging.getLogger("pibg.web")
+
+#: What ``control(action)`` may be called with: the referee's buttons ("confirm" also condones
+#: an illegal play), "accept_board" (a long confirm: the board as it stands is the position)
+#: and "new_match".
+ACTIONS = ("confirm", "undo", "double", "take", "drop", "beaver", "accept_board", "new_match")
+
+PAGES = {"/": "index.html", "/index.html": "index.html", "/calibrate": "calibrate.html",
+         "/records": "records.html"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+         ".ico": "image/x-icon"}
+MAX_BODY = 64 * 1024
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def _static_files() -> dict[str, bytes]:
+    root = resources.files("pibg.web") / "static"
+    out: dict[str, bytes] = {}
+    for item in root.iterdir():
+        if item.is_file() and not item.name.startswith("."):
+            out[item.name] = item.read_bytes()
+    return out
+
+
+class _Httpd(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    web: WebServer
+
+
+class WebServer:
+    """The page server. ``start()`` serves on a background thread; ``close()`` stops it.
+
+    >>> with WebServer(LiveView(), records_dir=Path("."), port=0) as web:  # doctest: +SKIP
+    ...     print(web.url)
+    """
+
+    def __init__(self, view: LiveView, *, records_dir: Path, host: str = "127.0.0.1",
+                 port: int = 8080, token: str | None = None,
+                 control: Callable[[str], None] | None = None,
+                 calibration: CalibrationBackend | None = None,
+                 frame_interval: float = 1.0, keepalive: float = 15.0,
+                 max_streams: int = 16) -> None:
+        self.view = view
+        self.records = Records(records_dir)
+        self.token = token or None
+        self.control = control
+        self.calibration = calibration
+        self.frame_interval = frame_interval
+        self.keepalive = keepalive
+        self.max_streams = max_streams
+        self._host, self._port = host, port
+        self._httpd: _Httpd | None = None
+        self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._streams = 0
+        self._lock = threading.Lock()
+        self.static = _static_files()
+
+    # --- lifetime ---------------------------------------------------------------------------
+
+    def start(self) -> WebServer:
+        """Bind and serve on a background thread (port 0 picks a free port).
+
+        :raises OSError: the address cannot be bound.
+        """
+        if self._httpd is not None:
+            return self
+        httpd = _Httpd((self._host, self._port), _Handler)
+        httpd.web = self
+        self._httpd = httpd
+        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
+                                        name="pibg-web", daemon=True)
+        self._thread.start()
+        log.info("web page at %s", self.url)
+        return self
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            return self._port
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = self._host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def closing(self) -> bool:
+        return self._closing.is_set()
+
+    def close(self) -> None:
+        """Stop serving and end the event streams; safe to call twice."""
+        self._closing.set()
+        self.view.wake()
+        httpd, self._httpd = self._httpd, None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> WebServer:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # --- helpers for the handler ------------------------------------------------------------
+
+    def authorise(self, headers: Any) -> None:
+        if self.token is None:
+            raise HttpError(403, "controls are off: set a token in the config ([web] token) "
+                                 "to enable them")
+        given = headers.get("X-Pibg-Token") or ""
+        auth = headers.get("Authorization") or ""
+        if not given and auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        if not given:
+            raise HttpError(401, "this control needs the token (X-Pibg-Token header)")
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise HttpError(401, "wrong token")
+
+    def stream_slot(self, take: bool) -> bool:
+        with self._lock:
+            if take:
+                if self._streams >= self.max_streams:
+                    return False
+                self._streams += 1
+            else:
+                self._streams -= 1
+            return True
+
+    def info(self) -> dict[str, Any]:
+        return {"controls": self.token is not None and self.control is not None,
+                "token_required": True, "actions": list(ACTIONS),
+                "calibration": self.calibration is not None}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Httpd
+    server_version = "pibg"
+    sys_version = ""
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    @property
+    def web(self) -> WebServer:
+        return self.server.web
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def _send(self, status: int, body: bytes, ctype: str,
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-store")
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, obj: Any, status: int = 200) -> None:
+        self._send(status, json.dumps(obj).encode(), "application/json")
+
+    def _error(self, status: int, reason: str) -> None:
+        self._json({"error": reason, "status": status}, status)
+
+    def _run(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except HttpError as exc:
+            self._error(exc.status, exc.reason)
+        except PibgError as exc:
+            self._error(422, str(exc))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        except Exception as exc:  # never a traceback to the browser
+            log.warning("web: %s %s failed: %r", self.command, self.path, exc, exc_info=True)
+            with contextlib.suppress(OSError):
+                self._error(500, f"internal error: {type(exc).__name__}")
+
+    def do_GET(self) -> None:
+        self._run(self._get)
+
+    def do_HEAD(self) -> None:
+        self._run(self._get)
+
+    def do_POST(self) -> None:
+        self._run(self._post)
+
+    def _refuse(self) -> None:
+        self._error(405, f"method {self.command} not allowed")
+
+    do_PUT = do_DELETE = do_PATCH = _refuse
+
+    def _target(self) -> tuple[str, dict[str, list[str]]]:
+        parts = urlsplit(self.path)
+        return unquote(parts.path), parse_qs(parts.query)
+
+    def _body(self) -> Any:
+        try:
+            n = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            raise HttpError(400, "bad Content-Length") from None
+        if n > MAX_BODY:
+            raise HttpError(413, f"request body too large ({n} bytes; at most {MAX_BODY})")
+        raw = self.rfile.read(n) if n else b""
+        if not raw:
+            return {}
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise HttpError(400, "the body is not valid JSON") from None
+
+    # --- GET --------------------------------------------------------------------------------
+
+    def _get(self) -> None:
+        path, query = self._target()
+        web = self.web
+        if path in PAGES:
+            return self._static(PAGES[path])
+        if path.startswith("/static/"):
+            return self._static(path[len("/static/"):])
+        if path == "/api/info":
+            return self._json(web.info())
+        if path == "/api/state":
+            return self._send(200, web.view.state_json().encode(), "application/json")
+        if path == "/api/events":
+            return self._events()
+        if path == "/frame.jpg":
+            data = web.view.frame_jpeg(overlay="raw" not in query)
+            if data is None:
+                raise HttpError(404, "no camera frame yet")
+            return self._send(200, data, "image/jpeg")
+        if path == "/api/records":
+            return self._json(web.records.listing())
+        if path.startswith("/records/"):
+            return self._download(path[len("/records/"):])
+        if path.startswith("/api/calibration"):
+            return self._calibration_get(path, query)
+        if path == "/favicon.ico":
+            return self._send(204, b"", "image/x-icon")
+        raise HttpError(404, f"no such page: {path}")
+
+    def _static(self, name: str) -> None:
+        data = self.web.static.get(name)
+        if data is None or "/" in name:
+            raise HttpError(404, f"no such file: {name}")
+        ext = name[name.rfind("."):] if "." in name else ""
+        self._send(200, data, TYPES.get(ext, "application/octet-stream"))
+
+    def _download(self, rest: str) -> None:
+        parts = rest.split("/")
+        if len(parts) != 2:
+            raise HttpError(404, "records are /records/MATCH/match.mat|match.sgf|match.jsonl")
+        match, name = parts
+        if name not in FILES:
+            raise HttpError(404, f"{name!r} is not a record file: one of {', '.join(FILES)}")
+        path = self.web.records.file(match, name)
+        if path is None:
+            raise HttpError(404, f"no record {match}/{name}")
+        data = path.read_bytes()
+        filename = f"{match}-{name}"
+        self._send(200, data, FILES[name][1],
+                   {"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def _events(self) -> None:
+        web = self.web
+        view = web.view
+        if not web.stream_slot(True):
+            raise HttpError(503, f"too many live pages open (at most {web.max_streams})")
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Accel-Buffering", "no")
+            self.end_headers()
+            self.wfile.write(b"retry: 1000\n\n")
+            sent_state, sent_frame = -1, -1
+            last_frame_t = 0.0
+            last_write = time.monotonic()
+            while not web.closing:
+                v = view.versions
+                now = time.monotonic()
+                if v.state != sent_state:
+                    data = view.state_json()
+                    self.wfile.write(f"event: state\ndata: {data}\n\n".encode())
+                    sent_state, last_write = v.state, now
+                if v.frame != sent_frame and now - last_frame_t >= web.frame_interval:
+                    msg = json.dumps({"frame": v.frame})
+                    self.wfile.write(f"event: frame\ndata: {msg}\n\n".encode())
+                    sent_frame, last_frame_t, last_write = v.frame, now, now
+                self.wfile.flush()
+                pending = v.frame != sent_frame
+                timeout = (max(0.01, web.frame_interval - (now - last_frame_t)) if pending
+                           else max(0.05, web.keepalive - (now - last_write)))
+                view.wait(Versions(sent_state, v.frame if pending else sent_frame), timeout)
+                if time.monotonic() - last_write >= web.keepalive:
+                    self.wfile.write(b": keepalive\n\n")
+                    self.wfile.flush()
+                    last_write = time.monotonic()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            pass
+        finally:
+            web.stream_slot(False)
+            self.close_connection = True
+
+    def _calibration_get(self, path: str, query: dict[str, list[str]]) -> None:
+        cal = self.web.calibration
+        if cal is None:
+            raise HttpError(404, "calibration is not available on this server")
+        if path == "/api/calibration":
+            corners, source = cal.corners()
+            img = cal.frame()
+            size = None if img is None else [int(img.shape[1]), int(img.shape[0])]
+            return self._json({"corners": corners, "source": source, "image_size": size})
+        if path == "/api/calibration/frame.jpg":
+            import cv2
+
+            img = cal.frame()
+            if img is None:
+                raise HttpError(404, "no camera frame yet")
+            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            if not ok:
+                raise HttpError(500, "could not encode the frame")
+            return self._send(200, buf.tobytes(), "image/jpeg")
+        if path == "/api/calibration/check":
+            corners = as_corners(query["corners"][0]) if "corners" in query else None
+            obs = cal.check(corners)
+            return self._json(_read_json(obs))
+        raise HttpError(404, f"no such page: {path}")
+
+    # --- POST -------------------------------------------------------------------------------
+
+    def _post(self) -> None:
+        path, _ = self._target()
+        web = self.web
+        if path.startswith("/api/control/"):
+            action = path[len("/api/control/"):]
+            if action not in ACTIONS:
+                raise HttpError(404, f"unknown control {action!r}: one of {', '.join(ACTIONS)}")
+            web.authorise(self.headers)
+            self._body()
+            if web.control is None:
+                raise HttpError(503, "this server does not control a game")
+            try:
+                web.control(action)
+            except (PibgError, ValueError) as exc:
+                raise HttpError(409, f"{action}: {exc}") from None
+            return self._json({"ok": True, "action": action}, 202)
+        if path == "/api/calibration":
+            cal = web.calibration
+            if cal is None:
+                raise HttpError(404, "calibration is not available on this server")
+            web.authorise(self.headers)
+            body = self._body()
+            if not isinstance(body, dict) or "corners" not in body:
+                raise HttpError(400, 'send {"corners": [[x, y], [x, y], [x, y], [x, y]]}')
+            message = cal.save(as_corners(body["corners"]))
+            return self._json({"ok": True, "message": message})
+        if path in PAGES or path.startswith(("/api/", "/static/", "/records/")):
+            raise HttpError(405, f"POST is not allowed on {path}")
+        raise HttpError(404, f"no such page: {path}")
+
+
+def _read_json(obs: Any) -> dict[str, Any]:
+    """A reading for the check view: its JSON and the board it shows, drawn."""
+    from pibg.web.svg import board_svg
+
+    data: dict[str, Any] = obs.to_json()
+    dice = [d["value"] for d in data["dice"]]
+    snap = {
+        "board": {"points": data["points"],
+                  "bar": data["bar"], "off": data["off"], "position_id": ""},
+        "dice": dice if len(dice) == 2 else None,
+        "cube": None if data["cube"] is None else {
+            "value": data["cube"]["value"],
+            "owner": None if data["cube"]["owner"] == "center" else data["cube"]["owner"]},
+        "turn": None,
+    }
+    data["svg"] = board_svg(snap) if obs.readable else ""
+    return data
