@@ -11,7 +11,7 @@ if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-python3 -m venv .venv
+[ -x .venv/bin/python ] || python3 -m venv .venv
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q -e ".[test]"
