@@ -140,9 +140,9 @@ class DiceConfig:
     #: find_dice: least roundness of a lone pip (a one): the cube's digits are not round.
     one_roundness: float = 0.6
     #: find_dice: a reading with this many pips or more is a die on its pips' evidence alone.
-    pips_enough: int = 3
+    pips_enough: int = 4
     #: find_dice: largest side ratio of the affine map carrying the layout onto the pips.
-    pip_aspect_max: float = 1.16
+    pip_aspect_max: float = 1.115
     #: find_dice: share of the whole faces seen (over the levels) that must look flat.
     flat_share: float = 0.34
     #: find_dice: spots this far from a read face's centre (fraction of ``die_px``), and of
@@ -153,21 +153,22 @@ class DiceConfig:
     extra_area_ratio: float = 2.2
     extra_pips_cocked: int = 2
     #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
-    die_size_min: float = 0.5
-    die_size_max: float = 1.6
+    die_size_min: float = 0.65
+    die_size_max: float = 1.45
+    die_aspect_max: float = 1.35
     #: find_dice: least fill of its least rectangle by a face's hull (a die's face is square,
     #: a checker's round), for any die and for a flat one.
-    die_fill_min: float = 0.75
+    die_fill_min: float = 0.8
     flat_fill_min: float = 0.7
     #: find_dice: pip scale (fraction of ``die_px``) of the spot detector that finds candidates,
     #: the least spot response (grey levels), the most spots followed, and the mean-shift window
     #: (fraction of ``die_px``).
     pip_sigma: float = 0.07
     spot_min_response: float = 6.0
-    max_spots: int = 300
+    max_spots: int = 1000
     shift_radius: float = 0.85
     #: find_dice: most candidates read per image.
-    max_dice_candidates: int = 24
+    max_dice_candidates: int = 40
     #: find_dice: a die's centre lies at least this far inside the image (fraction of
     #: ``die_px``): the view is cut at the playing surface's edge.
     edge_margin: float = 0.45
@@ -685,6 +686,7 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
         return True
     return any(
         lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
+        and lo / max(sh, 1e-6) <= cfg.die_aspect_max
         for lo, sh, fill in _face_sizes(fits, scale, die_px)
     )
 
