@@ -84,14 +84,16 @@ class LiveView:
                obs: BoardObservation | None = None) -> None:
         """Show ``step`` (and ``frame``/``obs`` when given); wakes the page's listeners.
 
-        Cheap: only a state that differs from the last one counts as a change.
+        Cheap: only a state that differs from the last one (or new lines said) counts as a
+        change; passing the same ``step`` again with a new frame only updates the frame.
         """
         key = _state_key(step)
         now = self._clock()
         with self._cond:
+            fresh = step is not self._step  # the same step shown again (a new frame only)
             self._step = step
-            changed = key != self._key or bool(step.say)
-            for line in step.say:
+            changed = key != self._key or (fresh and bool(step.say))
+            for line in step.say if fresh else ():
                 self._say.append({"t": now, "text": line})
             if changed:
                 self._key = key

@@ -1,0 +1,190 @@
+"""``pibg web-replay``: the live web page, fed by a replayed source instead of the camera.
+
+    pibg web-replay sim                      # the bundled match, rendered frames, port 8080
+    pibg web-replay sim --no-camera --delay 0.3
+    pibg web-replay FOLDER --match-length 5 --port 8081
+
+For trying the page on a laptop: the source is refereed at a watchable pace, the journal and
+records go into ``--records`` (a temp folder by default), and the page stays up until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pibg.events import MatchSettings
+from pibg.exc import PibgError
+
+
+def register(sub: Any) -> None:
+    w = sub.add_parser("web-replay", help="serve the live web page fed by a replayed source",
+                       description="Referees SOURCE ('sim', 'sim:FILE.mat', an image folder or "
+                       "a video) at a watchable pace and serves the live web page for it.")
+    w.add_argument("source")
+    w.add_argument("--host", default="127.0.0.1",
+                   help="address to serve on (default 127.0.0.1: this machine only)")
+    w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 = any free)")
+    w.add_argument("--token", default=None, help="enable the page's controls with this token")
+    w.add_argument("--records", type=Path, default=None,
+                   help="records directory (default: a new temp folder)")
+    w.add_argument("--delay", type=float, default=1.0,
+                   help="seconds each settled frame is shown (default 1.0)")
+    w.add_argument("--no-camera", action="store_true",
+                   help="sim only: feed perfect readings, no rendered frames (fast, camera-free)")
+    w.add_argument("--match-length", type=int, default=None)
+    w.add_argument("--corners", default=None, help="board corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+    w.add_argument("--exit", action="store_true", help="stop when the source ends")
+    w.set_defaults(handler=run_web_replay)
+
+
+class Controls:
+    """Presses from the page, queued for the feeding loop (``control`` runs on server threads)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+
+    def __call__(self, action: str) -> None:
+        if action == "new_match":
+            raise PibgError("a replay cannot start a new match")
+        self.queue.put(action)
+
+    def drain(self) -> list[str]:
+        out = []
+        while True:
+            try:
+                out.append(self.queue.get_nowait())
+            except queue.Empty:
+                return out
+
+
+def _press(action: str, t: float) -> Any:
+    from pibg.referee import Press
+
+    if action == "accept_board":
+        return Press(t, "confirm", long=True)
+    return Press(t, action)
+
+
+def feed(items: Iterable[Any], session: Any, view: Any, *, observe: Callable[[Any], Any],
+         delay: float = 0.0, stop: threading.Event | None = None,
+         controls: Controls | None = None, stable_seconds: float = 1.0,
+         on_vision: Callable[[Any], None] | None = None) -> int:
+    """Feed replayed items (``Held``/``Timed`` frames, ``ButtonPress``, or ``Scene`` with
+    ``observe`` = ``observe_exact``) through ``session`` into ``view``. Returns frames fed."""
+    from pibg.referee import Frame, Tick
+    from pibg.script import ButtonPress, Scene
+
+    t = 0.0
+    frames = 0
+    for item in items:
+        if stop is not None and stop.is_set():
+            break
+        for action in controls.drain() if controls else ():
+            t += 0.1
+            view.update(session.feed(_press(action, t)))
+        if isinstance(item, ButtonPress):
+            t += 0.5
+            view.update(session.feed(_press("accept_board" if item.long else item.button, t)))
+            continue
+        image = None if isinstance(item, Scene) else item.image
+        obs = observe(item if isinstance(item, Scene) else image)
+        frames += 1
+        if hasattr(item, "t") and not isinstance(item, Scene):
+            t = float(item.t)
+            view.update(session.feed(Frame(t, obs)), image, obs)
+            continue
+        view.update(session.feed(Frame(t, obs)), image, obs)
+        if delay:
+            time.sleep(delay / 2)
+        view.update(session.feed(Tick(t + stable_seconds + 0.01)))
+        t += stable_seconds + 0.5
+        if delay:
+            time.sleep(delay / 2)
+    return frames
+
+
+def run_web_replay(args: argparse.Namespace) -> int:
+    from pibg.app import Session, open_replay_source
+    from pibg.referee import RefereeConfig
+    from pibg.web import LiveView, WebServer
+    from pibg.web.calibration import VisionCalibration
+
+    records = args.records or Path(tempfile.mkdtemp(prefix="pibg-web-"))
+    items: Iterable[Any]
+    if args.no_camera:
+        if not (args.source == "sim" or args.source.startswith("sim:")):
+            raise PibgError("--no-camera needs a sim source ('sim' or 'sim:FILE.mat')")
+        from pibg.app import DEMO_MISHAPS, demo_events
+        from pibg.matfile import read_mat
+        from pibg.script import observe_exact, table_script
+
+        events = demo_events() if args.source == "sim" else read_mat(args.source[4:])
+        implied: MatchSettings | None = events[0].settings  # type: ignore[attr-defined]
+        items, corners = table_script(events, DEMO_MISHAPS), None
+        observe: Callable[[Any], Any] | None = observe_exact
+    else:
+        items, implied, corners = open_replay_source(args.source)
+        observe = None
+    if args.corners:
+        from pibg.vision.calibrate import parse_corners
+
+        corners = parse_corners(args.corners)
+    if args.match_length is not None:
+        settings = MatchSettings(length=args.match_length)
+    elif implied is not None:
+        settings = implied
+    else:
+        raise PibgError("say how long the match is: --match-length N (0 = money)")
+    view = LiveView()
+    controls = Controls()
+    calib = VisionCalibration(view.latest_frame, records / "calibration.toml",
+                              default_corners=None if corners is None else corners.tolist())
+    web = WebServer(view, records_dir=records, host=args.host, port=args.port,
+                    token=args.token, control=controls, calibration=calib)
+    with web:
+        print(f"pibg web-replay: the page is at {web.url} (records in {records})", flush=True)
+        match_dir = records / time.strftime("replay-%Y%m%d-%H%M%S")
+        with Session(match_dir, settings, RefereeConfig(), print) as session:
+            view.update(session.step)
+            if observe is None:
+                observe = _camera_observer(corners, view)
+            feed(items, session, view, observe=observe, delay=args.delay, controls=controls)
+            mat, sgf = session.export()
+            print(f"replay done: {mat}, {sgf}", flush=True)
+        if not args.exit:
+            print("serving until Ctrl-C", flush=True)
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                pass
+    return 0
+
+
+def _camera_observer(corners: Any, view: Any) -> Callable[[Any], Any]:
+    """Vision for a camera source, calibrated lazily from its first frame (the start)."""
+    from pibg.web.overlay import region_overlay
+
+    state: dict[str, Any] = {}
+
+    def observe(image: Any) -> Any:
+        vision = state.get("vision")
+        if vision is None:
+            from pibg.vision.calibrate import find_board
+            from pibg.vision.geometry import VisionConfig
+            from pibg.vision.pipeline import Vision
+
+            c = corners if corners is not None else find_board(VisionConfig(), image)
+            vision = Vision.from_start_frame(image, c)
+            state["vision"] = vision
+            view.set_overlay(region_overlay(vision.calibration))
+        return vision.observe(image)
+
+    return observe
