@@ -150,9 +150,7 @@ def run_photos(shared: Path) -> tuple[list[str], int, int]:
     lines, ok, total = [], 0, 0
     for e in labels:
         img = cv2.imread(str(shared / "photos/boards" / e["image"]))
-        vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"],
-                                     read_dice=False) if False else \
-            Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"])
+        vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"])
         obs = vision.observe(img)
         cells = []
         # Image positions -> points from White (white_home bottom-left: bottom row left to
@@ -168,11 +166,12 @@ def run_photos(shared: Path) -> tuple[list[str], int, int]:
             gv = None if got is None else got[i]
             good = gv == tv
             ok += int(good)
-            cells.append(f"{'ok' if good else 'XX'}{'' if good else ''}  ")
+            cells.append("ok" if good else "XX")
         wrong = [f"p{i + 1} {truth[i]}->{None if got is None else got[i]}"
                  for i in range(24) if truth[i] is not None and (got is None or got[i] != truth[i])]
-        lines.append(f"{e['image']:<11} {sum(1 for i in range(24) if truth[i] is not None and got is not None and got[i] == truth[i]):>2}/"
-                     f"{sum(1 for v in truth if v is not None):<2} wrong: {', '.join(wrong) or '-'}")
+        labelled = sum(1 for v in truth if v is not None)
+        lines.append(f"{e['image']:<11} {labelled - len(wrong):>2}/{labelled:<2} "
+                     f"wrong: {', '.join(wrong) or '-'}")
     return lines, ok, total
 
 

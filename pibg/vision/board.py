@@ -89,10 +89,12 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
 
 
 def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
-                 centres: Array, radius: float | None = None) -> Array:
+                 centres: Array, radius: float | None = None,
+                 integral: Array | None = None) -> Array:
     """Mean colour over a small box round each centre; ``centres`` (..., 2) -> (..., 3).
 
-    ``radius`` is a fraction of the checker diameter (default ``cfg.sample_radius``).
+    ``radius`` is a fraction of the checker diameter (default ``cfg.sample_radius``);
+    ``integral`` is ``cv2.integral(img)`` when the caller already has it.
     """
     frac = cfg.sample_radius if radius is None else radius
     r = max(1, round(layout.checker_px * frac))
@@ -102,7 +104,7 @@ def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
     xs = np.clip(np.round(flat[:, 0]).astype(np.int32), r, w - r - 1)
     ys = np.clip(np.round(flat[:, 1]).astype(np.int32), r, h - r - 1)
     # An integral image makes every box mean O(1).
-    ii = cv2.integral(img)
+    ii = cv2.integral(img) if integral is None else integral
     x0, x1, y0, y1 = xs - r, xs + r + 1, ys - r, ys + r + 1
     s = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
     out = s / float((2 * r + 1) ** 2)
@@ -121,39 +123,44 @@ def classify_places(cfg: VisionConfig, feat: Array, background: Array,
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
 
 
-def gradients(canon: Array) -> tuple[Array, Array, float]:
-    """Colour gradients of the canonical view: (gx, gy) each (H, W, 3) and a scale (median
-    gradient magnitude) that makes edge strengths independent of the light."""
-    img = cv2.GaussianBlur(np.asarray(canon, np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.abs(gx).sum(-1) + np.abs(gy).sum(-1)
-    return gx, gy, float(np.median(mag[::4, ::4])) + 1.0
+def edge_map(cfg: VisionConfig, canon: Array) -> tuple[Array, float]:
+    """Strong colour edges of the canonical view (bool (H, W)) and the frame's gradient scale
+    (median gradient strength), so that "strong" does not depend on the light."""
+    img = cv2.GaussianBlur(np.asarray(canon), (3, 3), 0)
+    gx = cv2.Sobel(img, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_16S, 0, 1, ksize=3)
+    both = cv2.add(cv2.convertScaleAbs(gx, alpha=0.25), cv2.convertScaleAbs(gy, alpha=0.25))
+    b, g, r = cv2.split(both)
+    mag = cv2.max(cv2.max(b, g), r)  # the strongest channel: colour edges count too
+    scale = float(np.median(mag[::4, ::4])) + 1.0
+    return np.asarray(mag > cfg.ring_edge * scale), scale
 
 
-def ring_scores(cfg: VisionConfig, layout: Layout, grads: tuple[Array, Array, float],
-                centres: Array) -> Array:
-    """Evidence of a checker's round edge at each centre: the share of a circle (checker radius,
-    searched over small shifts and radii) where the colour changes across the circle."""
-    gx, gy, scale = grads
-    h, w = gx.shape[:2]
+def ring_index(cfg: VisionConfig, layout: Layout, centres: Array, shape: tuple[int, ...]
+               ) -> Array:
+    """Flat pixel indices (S, N, A) of circles round each centre: S shift/radius variants,
+    N centres, A angles. Computed once per board, then :func:`ring_scores` only gathers."""
+    h, w = shape[:2]
     c = np.asarray(centres, np.float32).reshape(-1, 2)
     cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
     r0 = layout.checker_px / 2
-    best = np.zeros(len(c), np.float32)
     s = cfg.ring_shift * layout.u
+    out = []
     for dr in (-cfg.ring_radius_slack, 0.0, cfg.ring_radius_slack):
         rr = r0 * (1.0 + dr)
         for dx in (-s, 0.0, s):
             for dy in (-s, 0.0, s):
-                px = c[:, 0, None] + dx + rr * cos[None]
-                py = c[:, 1, None] + dy + rr * sin[None]
-                xi = np.clip(np.rint(px).astype(np.intp), 0, w - 1)
-                yi = np.clip(np.rint(py).astype(np.intp), 0, h - 1)
-                rad = np.abs(gx[yi, xi] * cos[None, :, None] + gy[yi, xi] * sin[None, :, None])
-                strong = (rad.sum(-1) > cfg.ring_edge * scale).mean(1)
-                best = np.maximum(best, strong)
-    return best.reshape(np.shape(centres)[:-1])
+                xi = np.clip(np.rint(c[:, 0, None] + dx + rr * cos[None]), 0, w - 1)
+                yi = np.clip(np.rint(c[:, 1, None] + dy + rr * sin[None]), 0, h - 1)
+                out.append(yi.astype(np.intp) * w + xi.astype(np.intp))
+    return np.stack(out)
+
+
+def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...]) -> Array:
+    """Evidence of a checker's round edge at each centre: the largest share, over small
+    shifts and radii, of a checker-sized circle that runs along strong edges."""
+    hit = edges.reshape(-1)[index]
+    return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +197,7 @@ def occupancy_logits(cfg: VisionConfig, reading: SlotReading, ring: Array | None
 def counts_from_logits(logits: Array, reading: SlotReading) -> tuple[Array, Array, Array]:
     """Checkers sit in a run from the base: the run length n maximising the summed log-odds
     of its places (and the emptiness of the rest). Returns (run, colour, log-score per n)."""
-    n_pts, k = logits.shape
+    n_pts, _k = logits.shape
     cum = np.concatenate([np.zeros((n_pts, 1), np.float32), np.cumsum(logits, 1)], 1)
     run = np.argmax(cum, 1)
     # Colour: summed evidence White vs Black over the run (at least the base place).
@@ -286,7 +293,7 @@ def reconcile_tray(cfg: VisionConfig, run: Array, colour: Array, k: int, bar: in
     if not has_full:
         if abs(tray_est - missing) <= cfg.tray_agree:
             return missing, max(tray_conf, 0.95)
-        return int(round(tray_est)), min(tray_conf, 0.5)
+        return round(tray_est), min(tray_conf, 0.5)
     n = int(min(max(round(tray_est), 0), missing))
     return n, tray_conf
 
@@ -317,9 +324,9 @@ def tray_energy(layout: Layout, canon: Array, white: bool, scale: float) -> Arra
     strip = np.asarray(canon[int(y0):int(y1), xa:xb], np.float32)
     if strip.shape[0] < 3:
         return np.zeros(0, np.float32)
-    strip = cv2.GaussianBlur(strip, (0, 0), 0.7)
+    strip = np.asarray(cv2.GaussianBlur(strip, (0, 0), 0.7), np.float32)
     gy = np.abs(np.diff(strip, axis=0)).sum(-1).mean(1)
-    win = max(3, int(round(layout.tray_capacity_px())))
+    win = max(3, round(layout.tray_capacity_px()))
     e = np.convolve(gy, np.ones(win, np.float32) / win, mode="same") / scale
     return np.asarray(e[::-1] if white else e, np.float32)
 

@@ -144,8 +144,8 @@ class Calibration:
         _check_keys(data, _TOP_KEYS, source, "")
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
-        _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"}, source,
-                    "empty.")
+        _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
+                    source, "empty.")
         _check_keys(_table(data, "ring", source), {"occupied", "empty", "bar_empty"}, source,
                     "ring.")
         if data["version"] != FORMAT_VERSION:
@@ -309,8 +309,9 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
                ) -> tuple[B.RingModel, B.RingModel]:
     """Round-edge evidence on the starting position's checkers and on its empty places (on
     the points, and on the bar)."""
-    grads = B.gradients(canon)
-    r = B.ring_scores(cfg, layout, grads, layout.point_slots())
+    edges, _ = B.edge_map(cfg, canon)
+    slots = layout.point_slots()
+    r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1])
     labels = start_labels(layout.slots_per_point())
     occ = r[labels != B.EMPTY]
     floor = cfg.ring_sigma_floor
@@ -320,8 +321,9 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
         e = e if len(e) >= 3 else r[labels == B.EMPTY]
         empty.append((float(e.mean()), max(float(e.std()), floor)))
     occupied = (float(occ.mean()), max(float(occ.std()), floor))
-    rb = B.ring_scores(cfg, layout, grads, np.stack([layout.bar_slots(True),
-                                                     layout.bar_slots(False)]))
+    bar_slots = np.stack([layout.bar_slots(True), layout.bar_slots(False)])
+    rb = B.ring_scores(edges, B.ring_index(cfg, layout, bar_slots, canon.shape),
+                       bar_slots.shape[:-1])
     bar = tuple((float(rb[:, k].mean()), max(float(rb[:, k].std()), floor, 0.1))
                 for k in range(rb.shape[1]))
     return B.RingModel(occupied, tuple(empty)), B.RingModel(occupied, bar)
@@ -370,7 +372,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     bar = np.stack([B.sample_discs(cfg, layout, img, layout.bar_slots(white=True)),
                     B.sample_discs(cfg, layout, img, layout.bar_slots(white=False))])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
-    scale = B.gradients(canon)[2]
+    scale = B.edge_map(cfg, canon)[1]
     trays = [B.tray_energy(layout, canon, is_white, scale) for is_white in (True, False)]
     n = min(len(t) for t in trays)
     tray = np.stack([t[:n] for t in trays])
@@ -471,7 +473,7 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
     bar = np.stack([np.median(B.sample_discs(cfg, layout, img, layout.bar_slots(s)), 0)[None]
                     .repeat(len(layout.bar_slots(s)), 0) for s in (True, False)])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
-    x0, y0, x1, y1 = layout.tray_rect(True)
+    _, y0, _, y1 = layout.tray_rect(True)
     tray = np.zeros((2, int(y1) - int(y0)), np.float32)
     return Calibration(
         image_size=(w, h),

@@ -205,7 +205,7 @@ class Layout:
         a = np.array(pts, np.float32)
         # Leave out the rail next to the bar's ends, where an owned cube may lie.
         keep = np.abs(a[:, 0] - self.bar_x) > self.u * (p.bar / 2 + 0.6)
-        return a[keep]
+        return np.asarray(a[keep], np.float32)
 
     def tray_capacity_px(self) -> float:
         return self.profile.tray_pitch * self.u
@@ -275,7 +275,7 @@ class VisionConfig:
     ring_shift: float = 0.075
     ring_radius_slack: float = 0.1
     #: A circle sample counts as an edge above this many times the median gradient.
-    ring_edge: float = 2.0
+    ring_edge: float = 1.5
     #: Lower bound on the spread of the learnt ring evidence.
     ring_sigma_floor: float = 0.08
     #: Weights and clips of the per-place log-odds.

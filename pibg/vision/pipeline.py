@@ -53,6 +53,9 @@ class Vision:
         self._bg_lab = B.to_lab(cal.points_bg)
         self._bar_lab = B.to_lab(cal.bar_bg)
         self._rail_places = self._layout.rail_places()
+        w, h = self._layout.size
+        self._ring_idx = B.ring_index(self.config, self._layout, self._slots, (h, w))
+        self._bar_ring_idx = B.ring_index(self.config, self._layout, self._bar_slots, (h, w))
         self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
         # Light is compared per quadrant of the board (left/right half, near/far side).
         q = np.zeros(self._slots.shape[:2], np.int32)
@@ -109,27 +112,28 @@ class Vision:
 
     def observe_canonical(self, canon: Array) -> BoardObservation:
         cfg, cal, lay = self.config, self.calibration, self._layout
-        img = B.float_image(canon)
-        feat = B.sample_discs(cfg, lay, img, self._slots)
+        img = canon
+        ii = cv2.integral(canon)
+        feat = B.sample_discs(cfg, lay, img, self._slots, integral=ii)
         gains = B.photometric_gains(feat, cal.points_bg, self._quadrants)
         gain = np.median(gains.reshape(-1, 3), 0)
         lab = B.to_lab(feat / gains)
         reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         unexplained = int((dmin > cfg.unexplained).sum())
-        rails = self._rails_changed(img, gain)
+        rails = self._rails_changed(img, gain, ii)
         for need_rails, need_places in cfg.hand_rules:
             if rails >= need_rails and unexplained >= need_places:
                 return BoardObservation.unreadable(
                     f"something over the board (a hand or arm?): {rails} places on the frame "
                     f"changed, {unexplained} checker places look like neither board nor checker")
-        grads = B.gradients(canon)
-        ring = B.ring_scores(cfg, lay, grads, self._slots)
+        edges, scale = B.edge_map(cfg, canon)
+        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1])
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
         run, colour, cum = B.counts_from_logits(logits, reading)
         # Bar: like two short points, filled from the middle outwards.
-        grads_bar = B.ring_scores(cfg, lay, grads, self._bar_slots)
-        bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots) / gain)
+        grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1])
+        bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
         bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
         bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         bar_run, bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
@@ -138,8 +142,8 @@ class Vision:
         bar_reads = B.point_reads(bar_cum, bar_read, bar_run, bar_colour, np.zeros(2, np.int32))
         bar_conf = min(r.confidence for r in bar_reads)
         # Trays.
-        est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, grads[2])
-        est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, grads[2])
+        est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
+        est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, scale)
         k = lay.slots_per_point()
         off_w, conf_w = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.WHITE], est_w, conf_w,
                                          B.WHITE)
@@ -160,12 +164,12 @@ class Vision:
             cube=cube,
         )
 
-    def _rails_changed(self, img: Array, gain: Array) -> int:
+    def _rails_changed(self, img: Array, gain: Array, ii: Array) -> int:
         cal, lay = self.calibration, self._layout
         if len(cal.rails) == 0:
             return 0
         now = B.to_lab(B.sample_discs(self.config, lay, img, self._rail_places,
-                                      self.config.rail_radius) / gain)
+                                      self.config.rail_radius, ii) / gain)
         d = ((now[:, 1:] - self._rails_lab[:, 1:]) / 4.0) ** 2
         return int((d.sum(-1) > self.config.rail_chroma).sum())
 

@@ -1,0 +1,83 @@
+"""Vision speed and memory, single-threaded, against a warpPerspective of the same frame.
+
+    python benchmarks/vision_speed.py [--frame IMG --start START_IMG --corners ...] [-n 30]
+
+Without arguments the synthetic board (``pibg.sim``) is used, so it runs anywhere. Prints:
+one ``Vision.observe`` of a 1280x960 frame against one ``cv2.warpPerspective`` of that frame
+to 1280x960 (target: <= 3x), the motion detector per low-res frame (target: <= 1 ms), and
+the process's peak RSS while reading (target: <= 150 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pibg.sim import SimScene, render, sim_corners
+from pibg.vision.calibrate import parse_corners
+from pibg.vision.geometry import START_POINTS
+from pibg.vision.motion import MotionDetector
+from pibg.vision.pipeline import Vision
+
+
+def _best(fn, n: int) -> float:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frame", help="a frame to read (default: a synthetic mid-game frame)")
+    ap.add_argument("--start", help="starting-position frame to calibrate from")
+    ap.add_argument("--corners", help="surface corners of the start frame x,y;x,y;x,y;x,y")
+    ap.add_argument("-n", type=int, default=30, help="repetitions (median is reported)")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if args.frame and args.start and args.corners:
+        start = cv2.imread(args.start)
+        frame = cv2.imread(args.frame)
+        vision = Vision.from_start_frame(start, parse_corners(args.corners))
+        source = args.frame
+    else:
+        start = render(SimScene(START_POINTS))
+        pts = [0, -2, 0, 0, -2, 4, 2, 2, 0, 0, 0, -4, 3, 0, 0, 0, -2, 0, -5, 2, 0, 0, 0, 2]
+        frame = render(SimScene(pts, dice=(5, 3), seed=5))
+        vision = Vision.from_start_frame(start, sim_corners())
+        source = "pibg.sim frame"
+    frame = cv2.resize(frame, (1280, 960)) if frame.shape[:2] != (960, 1280) else frame
+    h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
+    warp = _best(lambda: cv2.warpPerspective(frame, h, (1280, 960)), args.n)
+    vision.observe(frame)  # warm up
+    read = _best(lambda: vision.observe(frame), args.n)
+    vision_nodice = Vision(vision.calibration, vision.config, read_dice=False)
+    read_nodice = _best(lambda: vision_nodice.observe(frame), args.n)
+    lores = cv2.resize(frame, (320, 240))
+    det = MotionDetector()
+    motion = _best(lambda: det.update(lores), max(args.n, 200))
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    print(f"frame: {source}, 1280x960, cv2 threads: {cv2.getNumThreads()}")
+    print(f"warpPerspective 1280x960:       {warp * 1e3:7.2f} ms")
+    print(f"Vision.observe (with dice):     {read * 1e3:7.2f} ms = {read / warp:5.2f} x warp "
+          f"(target <= 3x)")
+    print(f"Vision.observe (no dice stage): {read_nodice * 1e3:7.2f} ms = "
+          f"{read_nodice / warp:5.2f} x warp")
+    print(f"motion detector, 320x240 in:    {motion * 1e3:7.3f} ms (target <= 1 ms)")
+    print(f"peak RSS:                       {rss_mb:7.1f} MB (target <= 150 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
