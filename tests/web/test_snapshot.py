@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from pibg import referee
-from pibg.events import MatchSettings, Moved
+from pibg.events import GameStarted, MatchSettings, Moved, OpeningRoll, Undone
+from pibg.moves import Dice
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
 from pibg.referee import Step
+from pibg.rules import legal_plays
 from pibg.web import LiveView
 from pibg.web.snapshot import board_dict, move_list, snapshot
 from pibg.web.svg import board_svg
@@ -151,21 +153,12 @@ def test_illegal_flag_carries_reasons_and_points(steps: list[Step]) -> None:
 
 def test_undone_moves_leave_the_move_list() -> None:
     first = referee.new_match(MatchSettings(length=1))
-    events = (*first.state.events,)
-    st = first.state
-    from pibg.events import GameStarted, OpeningRoll, Undone
-
-    pos = Position.start(Color.WHITE)
-    from pibg.rules import legal_plays
-    from pibg.moves import Dice
-
-    play = legal_plays(pos, Dice(3, 1))[0]
-    events = (*events, GameStarted(), OpeningRoll(white=3, black=1),
+    play = legal_plays(Position.start(Color.WHITE), Dice(3, 1))[0]
+    events = (*first.state.events, GameStarted(), OpeningRoll(white=3, black=1),
               Moved(player="white", dice=(3, 1), play=str(play),
                     position_id=play.result.position_id()))
     assert [e["text"] for e in move_list(events)] == [str(play)]
     assert move_list((*events, Undone())) == []
-    del st
 
 
 def test_liveview_versions_and_waiting(steps: list[Step]) -> None:

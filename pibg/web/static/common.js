@@ -23,6 +23,6 @@ const pibg = {
   tokenInput(input) {
     if (!input) return;
     input.value = pibg.token();
-    input.addEventListener("change", () => pibg.setToken(input.value));
+    input.addEventListener("input", () => pibg.setToken(input.value));
   },
 };
