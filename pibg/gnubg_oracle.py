@@ -224,16 +224,6 @@ __all__ = ["Comparison", "GnubgNotFoundError", "compare", "find_gnubg", "gnubg_i
 # --- batches ----------------------------------------------------------------------------------
 
 
-def is_known_issue(record: MatchRecord, message: str) -> bool:
-    """Disagreements that are pibg.match's, reported to its owner, not the writers'.
-
-    pibg.match calls game 1 of a 1-point match the Crawford game; gnubg does not (nobody has
-    *reached* match point). The .mat has no Crawford marker, so gnubg says False there.
-    """
-    return (record.settings.length == 1
-            and "crawford: gnubg false, pibg true" in message.lower())
-
-
 @dataclass(slots=True)
 class RoundTrip:
     """Totals of a batch checked with gnubg."""
@@ -245,7 +235,6 @@ class RoundTrip:
     cube_actions: int = 0
     resigns: int = 0
     mismatches: list[str] = field(default_factory=list)
-    known: list[str] = field(default_factory=list)
     seconds: float = 0.0
     gnubg_seconds: float = 0.0
 
@@ -285,7 +274,7 @@ def check_with_gnubg(records: Sequence[tuple[str, MatchRecord]], workdir: str | 
         out.resigns += cmp.resigns
         for msg in cmp.mismatches:
             line = f"{Path(res['file']).name}: {msg}"
-            (out.known if is_known_issue(rec, msg) else out.mismatches).append(line)
+            out.mismatches.append(line)
     out.seconds = time.monotonic() - start
     return out
 

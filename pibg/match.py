@@ -114,7 +114,8 @@ class MatchState:
 
     def next_game_is_crawford(self) -> bool:
         n = self.settings.length
-        return (bool(n) and self.settings.crawford and not self.crawford_done
+        # a 1-point match has no Crawford game: nobody reaches match point before it ends
+        return (n > 1 and self.settings.crawford and not self.crawford_done
                 and max(self.score) == n - 1)
 
     @property

@@ -41,7 +41,7 @@ def test_random_matches_import_into_gnubg(gnubg_exe: str, random_matches: list,
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
     print(f"\n{rt.matches} random matches, {rt.files} files: {rt.games} games, {rt.moves} moves, "
           f"{rt.cube_actions} cube actions, {rt.resigns} resignations checked in "
-          f"{rt.seconds:.1f} s; {len(rt.mismatches)} mismatches, {len(rt.known)} known")
+          f"{rt.seconds:.1f} s; {len(rt.mismatches)} mismatches")
     assert rt.mismatches == []
     assert rt.files == 2 * len(records)
     assert rt.moves > 10_000 and rt.cube_actions > 500
@@ -66,7 +66,7 @@ def test_golden_matches_round_trip_through_gnubg(gnubg_exe: str, golden_matches:
     records = [(p.stem, rec) for p, _, rec in golden_matches]
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
     print(f"\n{rt.matches} golden matches: {rt.moves} moves, {rt.cube_actions} cube actions; "
-          f"{len(rt.mismatches)} mismatches, {len(rt.known)} known")
+          f"{len(rt.mismatches)} mismatches")
     assert rt.mismatches == []
     # and gnubg's reading of the original equals its reading of pibg's rewrite
     originals = gnubg_import([(p, "mat") for p in files], exe=gnubg_exe)
