@@ -119,6 +119,24 @@ def _camera_frame(scene: Scene) -> tuple[Any, Any]:
     return frame, region_overlay(cal)
 
 
+def _screenshot(page: Any, view: LiveView, step: Step, scene: Scene, shot: dict[str, Any],
+                tmp_path: Path) -> None:
+    """The page with the dice down and a camera frame: docs/web.png (PIBG_UPDATE_SCREENSHOT)."""
+    frame, overlay = _camera_frame(scene)
+    if frame is not None:
+        view.set_overlay(overlay)
+        view.update(step, frame, observe_exact(scene))
+        page.wait_for_function("document.querySelector('#frame').complete && "
+                               "document.querySelector('#frame').naturalWidth > 0",
+                               timeout=10_000)
+    _wait_version(page, view.versions.state)
+    path = (ROOT / "docs" / "web.png" if os.environ.get("PIBG_UPDATE_SCREENSHOT")
+            else tmp_path / "web.png")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))
+    shot["path"] = path
+
+
 def test_page_follows_a_replayed_match(page: Any, serve: Serve, tmp_path: Path) -> None:
     events = demo_events()
     actions = table_script(events, DEMO_MISHAPS)
@@ -129,7 +147,6 @@ def test_page_follows_a_replayed_match(page: Any, serve: Serve, tmp_path: Path) 
     checked = {"moves": 0, "illegal": 0}
     latencies: list[float] = []
     shot: dict[str, Any] = {}
-    scenes = iter(a for a in actions if isinstance(a, Scene))
     current: dict[str, Scene] = {}
 
     def observe(scene: Scene) -> Any:
@@ -141,6 +158,8 @@ def test_page_follows_a_replayed_match(page: Any, serve: Serve, tmp_path: Path) 
         view.update(step)
         st = step.state
         moved = any(isinstance(e, Moved) for e in step.events)
+        if checked["moves"] >= 21 and not shot and st.mode is Mode.MOVING and st.dice:
+            _screenshot(page, view, step, current["scene"], shot, tmp_path)
         if not moved and st.mode is not Mode.ILLEGAL:
             return
         _wait_version(page, view.versions.state)
@@ -155,22 +174,6 @@ def test_page_follows_a_replayed_match(page: Any, serve: Serve, tmp_path: Path) 
             assert flag.is_visible()
             assert st.verdict.reasons[0] in flag.inner_text()
             checked["illegal"] += 1
-        if checked["moves"] == 21 and not shot and moved:
-            shot["state"] = st
-            frame, overlay = _camera_frame(current["scene"])
-            if frame is not None:
-                view.set_overlay(overlay)
-                view.update(step, frame, observe_exact(current["scene"]))
-                page.wait_for_function("document.querySelector('#frame').complete && "
-                                       "document.querySelector('#frame').naturalWidth > 0",
-                                       timeout=10_000)
-            path = (ROOT / "docs" / "web.png" if os.environ.get("PIBG_UPDATE_SCREENSHOT")
-                    else tmp_path / "web.png")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(path))
-            shot["path"] = path
-
-    del scenes
     drive(actions, events[0].settings, observe=observe,  # type: ignore[attr-defined]
           on_step=on_step)
     assert checked["moves"] > 50
