@@ -204,10 +204,10 @@ def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
 def _check_keys(data: dict[str, Any], allowed: set[str], source: str, prefix: str) -> None:
     for key in data:
         if key not in allowed:
-            raise CalibrationError(f"{source}: unknown key {prefix}{key!r}")
+            raise CalibrationError(f"{source}: unknown key '{prefix}{key}'")
     for key in sorted(allowed):
         if key not in data:
-            raise CalibrationError(f"{source}: missing key {prefix}{key!r}")
+            raise CalibrationError(f"{source}: missing key '{prefix}{key}'")
 
 
 def _model(t: dict[str, Any]) -> B.ColourModel:

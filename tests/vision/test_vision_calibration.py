@@ -1,0 +1,79 @@
+"""Calibration: learnt from a starting-position frame, kept in strict TOML."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pibg.exc import BoardNotFoundError, CalibrationError
+from pibg.sim import SimScene, render, sim_corners
+from pibg.vision.calibrate import Calibration, learn, parse_corners
+from pibg.vision.geometry import START_POINTS, VisionConfig
+from pibg.vision.pipeline import Vision
+
+
+def test_toml_round_trip(sim_vision: Vision, tmp_path: Path) -> None:
+    path = tmp_path / "cal.toml"
+    sim_vision.calibration.save(path)
+    text = path.read_text()
+    tomllib.loads(text)  # the standard library reads what we write
+    back = Calibration.load(path)
+    assert back.to_toml() == text
+    assert back.white_home == "bottom-right"
+    assert back.white.mean[0] > back.black.mean[0] + 25
+
+
+def test_unknown_key_names_key_and_file(sim_calibration_file: Path, tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    text = sim_calibration_file.read_text().replace("[white]", "[white]\nshade = 3", 1)
+    path.write_text(text)
+    with pytest.raises(CalibrationError, match=r"bad\.toml: unknown key 'white\.shade'"):
+        Calibration.load(path)
+    path.write_text("colour = 1\n" + sim_calibration_file.read_text())
+    with pytest.raises(CalibrationError, match="unknown key 'colour'"):
+        Calibration.load(path)
+
+
+def test_missing_file_says_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="pibg calibrate"):
+        Calibration.load(tmp_path / "none.toml")
+
+
+def test_fixture_file_still_loads(sim_calibration_file: Path) -> None:
+    cal = Calibration.load(sim_calibration_file)
+    assert cal.profile == "standard"
+    assert cal.points_bg.shape == (24, 5, 3)
+
+
+def test_orientation_is_found_from_the_start_position() -> None:
+    # The same board seen turned round (White's home at the top left of the image).
+    frame = render(SimScene(START_POINTS))[::-1, ::-1].copy()
+    h, w = frame.shape[:2]
+    c = sim_corners()
+    turned = np.array([[w - 1 - x, h - 1 - y] for x, y in c])[[2, 3, 0, 1]]
+    cal = learn(VisionConfig(), frame, turned)
+    assert cal.white_home == "top-left"
+
+
+def test_not_a_start_position_is_refused() -> None:
+    pts = [2, 2, 2, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, -3, -2, -2, -2]
+    with pytest.raises(CalibrationError, match="starting position"):
+        learn(VisionConfig(), render(SimScene(pts)), sim_corners())
+
+
+def test_corners_that_make_no_board() -> None:
+    frame = render(SimScene(START_POINTS))
+    bowtie = sim_corners()[[0, 2, 1, 3]]
+    with pytest.raises(BoardNotFoundError, match="convex"):
+        learn(VisionConfig(), frame, bowtie)
+    with pytest.raises(BoardNotFoundError, match="too small"):
+        learn(VisionConfig(), frame, np.array([[10, 10], [30, 10], [30, 30], [10, 30]]))
+
+
+def test_parse_corners() -> None:
+    assert parse_corners("1,2;3,4;5,6;7,8").tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
+    with pytest.raises(CalibrationError):
+        parse_corners("1,2;3,4")

@@ -1,0 +1,63 @@
+"""The canonical view's geometry, checked against independent formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pibg.vision.geometry import (
+    PROFILES,
+    WHITE_HOMES,
+    Layout,
+    canonical_corner_order,
+    homography,
+    profile_for_aspect,
+    to_image,
+)
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_points_are_one_point_width_apart_and_mirror(name: str) -> None:
+    lay = Layout(PROFILES[name])
+    xs = [lay.point_x(p) for p in range(1, 25)]
+    for a, b in ((1, 2), (7, 8), (13, 14), (19, 20)):
+        assert abs(abs(xs[a - 1] - xs[b - 1]) - lay.u) < 1e-6
+    # Point p and point 25 - p face each other across the board.
+    for p in range(1, 13):
+        assert xs[p - 1] == pytest.approx(xs[24 - p])
+    # The bar separates 6 from 7 by one point width plus the bar.
+    assert xs[5] - xs[6] == pytest.approx(lay.u * (1 + PROFILES[name].bar))
+
+
+def test_slots_run_from_the_base_towards_the_middle() -> None:
+    lay = Layout(PROFILES["standard"])
+    k = lay.slots_per_point()
+    assert k == 5
+    ys = [lay.slot_centre(1, j)[1] for j in range(k)]
+    assert all(a > b for a, b in zip(ys, ys[1:], strict=False))  # bottom row: upwards
+    ys = [lay.slot_centre(24, j)[1] for j in range(k)]
+    assert all(a < b for a, b in zip(ys, ys[1:], strict=False))  # top row: downwards
+    assert max(lay.slot_centre(1, k - 1)[1], lay.slot_centre(24, k - 1)[1]) > 0
+    assert lay.slot_centre(1, k - 1)[1] > lay.centre_y > lay.slot_centre(24, k - 1)[1]
+
+
+@pytest.mark.parametrize("home", WHITE_HOMES)
+def test_homography_sends_white_home_to_the_bottom_right(home: str) -> None:
+    lay = Layout(PROFILES["standard"])
+    corners = np.array([[100, 80], [900, 90], [880, 700], [120, 690]], float)
+    h = homography(corners, lay, home)  # type: ignore[arg-type]
+    canon = lay.surface_corners()
+    order = canonical_corner_order(home)  # type: ignore[arg-type]
+    back = to_image(np.linalg.inv(h), canon)
+    for i, j in enumerate(order):
+        assert np.allclose(back[j], corners[i], atol=1e-3)
+
+
+def test_profile_for_aspect_picks_the_nearest_shape() -> None:
+    for p in PROFILES.values():
+        assert profile_for_aspect(p.aspect).name == p.name
+
+
+def test_die_is_three_quarters_of_a_checker() -> None:
+    lay = Layout(PROFILES["standard"])
+    assert lay.die_px == pytest.approx(0.75 * lay.checker_px)
