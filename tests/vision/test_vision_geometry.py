@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -34,9 +36,9 @@ def test_slots_run_from_the_base_towards_the_middle() -> None:
     k = lay.slots_per_point()
     assert k == 5
     ys = [lay.slot_centre(1, j)[1] for j in range(k)]
-    assert all(a > b for a, b in zip(ys, ys[1:], strict=False))  # bottom row: upwards
+    assert all(a > b for a, b in itertools.pairwise(ys))  # bottom row: upwards
     ys = [lay.slot_centre(24, j)[1] for j in range(k)]
-    assert all(a < b for a, b in zip(ys, ys[1:], strict=False))  # top row: downwards
+    assert all(a < b for a, b in itertools.pairwise(ys))  # top row: downwards
     assert max(lay.slot_centre(1, k - 1)[1], lay.slot_centre(24, k - 1)[1]) > 0
     assert lay.slot_centre(1, k - 1)[1] > lay.centre_y > lay.slot_centre(24, k - 1)[1]
 
