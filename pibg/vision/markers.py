@@ -52,3 +52,18 @@ def marker_sheet(size_px: int = 400, margin_px: int = 40) -> Array:
     top = np.hstack(tiles[:2])
     bottom = np.hstack([tiles[3], tiles[2]])
     return np.vstack([top, bottom])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m pibg.vision.markers OUT.png``: write the printable marker sheet."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    out = args[0] if args else "calibration/markers.png"
+    cv2.imwrite(out, marker_sheet())
+    print(f"wrote {out}: print at 100 %, cut out, and lay marker 0 at the surface's top-left")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
