@@ -329,6 +329,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _events(self) -> None:
         web = self.web
         view = web.view
+        if self.command == "HEAD":
+            return self._send(200, b"", "text/event-stream")
         if not web.stream_slot(True):
             raise HttpError(503, f"too many live pages open (at most {web.max_streams})")
         try:

@@ -25,7 +25,7 @@ class SseClient:
 
         :raises EOFError: the server ended the stream.
         """
-        name, data = "message", []
+        name, data = "message", list[str]()
         while True:
             raw = self.response.fp.readline()
             if not raw:
