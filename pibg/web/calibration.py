@@ -42,7 +42,8 @@ class CalibrationBackend(Protocol):
         ...
 
     def check(self, corners: Corners | None) -> BoardObservation:
-        """Read the current frame (with these corners, or the saved calibration)."""
+        """Read the current frame with the saved calibration, or with these corners (learnt
+        from the frame as a starting position, else roughly from the frame's colours)."""
         ...
 
 
@@ -151,7 +152,13 @@ class VisionCalibration:
                 raise CalibrationError("no calibration saved yet: place the corners and save, "
                                        "or check with corners")
             return Vision.from_calibration(cal, self._config).observe(img)
-        home: Any = cal.white_home if cal is not None else "bottom-right"
-        vision = Vision.from_corners(img, np.asarray(corners, np.float64), home,
-                                     config=self._config)
+        from pibg.exc import PibgError
+        from pibg.vision.calibrate import learn
+
+        c = np.asarray(corners, np.float64)
+        try:  # the frame shows the start (as when calibrating): learn the board properly
+            vision = Vision(learn(self._cfg(), img, c), self._cfg())
+        except PibgError:  # any other position: colours from the frame itself, roughly
+            home: Any = cal.white_home if cal is not None else "bottom-right"
+            vision = Vision.from_corners(img, c, home, config=self._config)
         return vision.observe(img)
