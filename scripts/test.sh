@@ -7,6 +7,7 @@ if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
 need=()
 command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || need+=(gnubg)
 command -v systemd-analyze >/dev/null || need+=(systemd)
+command -v shellcheck >/dev/null || need+=(shellcheck)
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
@@ -15,6 +16,11 @@ fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q -e ".[test]"
+# MicroPython (WebAssembly build from the npm registry) runs the Pico protocol in a test
+if command -v npm >/dev/null && [ ! -d tests/hw/micropython/node_modules ]; then
+  npm ci --prefix tests/hw/micropython --no-audit --no-fund --silent \
+    || echo "MicroPython for the Pico protocol test not installed: that test will skip"
+fi
 ruff check pibg tests benchmarks
 mypy
 python -m pytest -q
