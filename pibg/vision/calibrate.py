@@ -419,17 +419,126 @@ def pick_profile(corners: Array, profile: str | None) -> BoardProfile:
 
 
 def find_board(cfg: VisionConfig, image: Array) -> Array:
-    """The playing surface's corners TL, TR, BR, BL in ``image`` (float (4, 2)).
+    """The playing surface's corners TL, TR, BR, BL in a frame of the starting position.
 
-    :raises BoardNotFoundError: no board-like quadrilateral was found.
+    Printed markers (:mod:`pibg.vision.markers`) are used when all four are in view.
+    Otherwise the checkers are found as circles, the four outermost stacks of the starting
+    position (points 1, 12, 13 and 24, which sit in the surface's corners whichever side
+    White plays from) give a first homography, every checker then refines it, and a local
+    search sharpens the corners by the round edges of the checkers.
+
+    :raises BoardNotFoundError: no board-like layout of checkers was found.
     """
     from pibg.vision.markers import find_marker_corners
 
     corners = find_marker_corners(image)
     if corners is not None:
         return corners
-    raise BoardNotFoundError(
-        "board corners not found automatically: pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+    found = _checker_circles(image)
+    if found is None or len(found) < 12:
+        raise BoardNotFoundError(
+            "board not found automatically (too few checkers seen): pass --corners "
+            "x,y;x,y;x,y;x,y (TL;TR;BR;BL) or lay the printed markers at the corners")
+    best: tuple[int, Array, BoardProfile] | None = None
+    for prof in PROFILES.values():
+        for mirrored in (False, True):
+            fit = _fit_start_layout(found, Layout(prof), mirrored)
+            if fit is not None and (best is None or fit[0] > best[0]):
+                best = (fit[0], fit[1], prof)
+    if best is None or best[0] < 10:
+        raise BoardNotFoundError(
+            "board not found automatically (the checkers do not make a starting position): "
+            "pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+    return _refine_corners(cfg, image, best[1], Layout(best[2]))
+
+
+def _checker_circles(image: Array) -> Array | None:
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
+    w = image.shape[1]
+    rmin, rmax = int(w * 0.3 / 28), int(w * 0.95 / 28)
+    c = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=rmin * 1.6, param1=100,
+                         param2=25, minRadius=rmin, maxRadius=rmax)
+    if c is None:
+        return None
+    c = np.asarray(c[0], np.float64)
+    rm = float(np.median(c[:, 2]))
+    return np.asarray(c[(c[:, 2] > 0.75 * rm) & (c[:, 2] < 1.3 * rm)])
+
+
+def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
+                      ) -> tuple[int, Array] | None:
+    pts = circles[:, :2]
+    r = float(np.median(circles[:, 2]))
+    labels = start_labels(layout.slots_per_point())
+    if mirrored:
+        labels = labels[[11 - i if i < 12 else 35 - i for i in range(24)]]
+    canon = layout.point_slots()[labels != B.EMPTY].astype(np.float64)
+    ext_c = np.array([layout.slot_centre(13, 0), layout.slot_centre(24, 0),
+                      layout.slot_centre(1, 0), layout.slot_centre(12, 0)], np.float32)
+    alive = np.ones(len(pts), bool)
+    best: tuple[int, Array] | None = None
+    for _ in range(12):
+        p = pts[alive]
+        if len(p) < 8:
+            break
+        s, d = p.sum(1), p[:, 0] - p[:, 1]
+        ext = np.array([p[np.argmin(s)], p[np.argmax(d)], p[np.argmax(s)], p[np.argmin(d)]],
+                       np.float32)
+        hm = cv2.getPerspectiveTransform(ext_c, ext)
+        pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
+        near = np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
+        matched = near < 0.5 * r
+        if best is None or int(matched.sum()) > best[0]:
+            best = (int(matched.sum()), hm)
+        bad = np.where(alive & ~matched)[0]
+        if len(bad) == 0:
+            break
+        alive[bad[np.argmax(near[bad])]] = False
+    if best is None:
+        return None
+    score, hm = best
+    pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
+    dist = np.linalg.norm(pts[:, None] - pred[None], axis=2)
+    j, ok = dist.argmin(1), dist.min(1) < 0.5 * r
+    if ok.sum() >= 8:
+        h2, _ = cv2.findHomography(canon[j[ok]], pts[ok], cv2.RANSAC, 5.0)
+        if h2 is not None:
+            hm = h2
+    corners = cv2.perspectiveTransform(
+        layout.surface_corners().reshape(-1, 1, 2).astype(np.float64), hm).reshape(-1, 2)
+    return score, np.asarray(corners, np.float64)
+
+
+def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Layout) -> Array:
+    """Move each corner by a few pixels while the checkers' round edges get sharper."""
+    slots = layout.point_slots()
+    w, h = layout.size
+    index = B.ring_index(cfg, layout, slots, (h, w))
+    occ = start_labels(layout.slots_per_point()) != B.EMPTY
+
+    def score(c: Array) -> float:
+        best = -9.0
+        for home in ("bottom-right", "bottom-left"):
+            canon = cv2.warpPerspective(image, homography(c, layout, home), (w, h))
+            r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1])
+            best = max(best, float(r[occ].mean() - r[~occ].mean()))
+        return best
+
+    c = np.asarray(corners, np.float64).copy()
+    s = score(c)
+    for step in (8.0, 4.0, 2.0):
+        improved = True
+        while improved:
+            improved = False
+            for i in range(4):
+                for j in range(2):
+                    for d in (-step, step):
+                        c2 = c.copy()
+                        c2[i, j] += d
+                        s2 = score(c2)
+                        if s2 > s + 1e-4:
+                            c, s, improved = c2, s2, True
+    return c
 
 
 def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
