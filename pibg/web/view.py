@@ -27,7 +27,7 @@ from pibg.referee import RefereeState, Step
 from pibg.web.snapshot import snapshot
 from pibg.web.svg import board_svg
 
-#: Called with (frame, observation, overlay geometry) -> BGR image to show; see overlay.py.
+#: Draws the reading on a frame: (frame, observation) -> a new BGR image (see overlay.py).
 Overlay = Callable[[np.ndarray[Any, Any], BoardObservation | None], np.ndarray[Any, Any]]
 
 SAY_LINES = 30

@@ -179,6 +179,7 @@ def test_page_follows_a_replayed_match(page: Any, serve: Serve, tmp_path: Path) 
     assert checked["moves"] > 50
     assert checked["illegal"] >= 1, "the demo's planted illegal play was not shown"
     # the move list shows every play of the match, in gnubg notation
+    _wait_version(page, view.versions.state)
     final = view.snapshot()
     texts = page.locator("#moves div:not(.game)").all_inner_texts()
     assert len(texts) == len(final["moves"])
@@ -238,7 +239,8 @@ def test_calibration_drag_check_and_save(page: Any, serve: Serve) -> None:
     assert abs(tl[0] - (CORNERS[0][0] + 10)) < 1.5 and abs(tl[1] - (CORNERS[0][1] + 5)) < 1.5
     page.fill("#token", TOKEN)
     page.click("#save")
-    page.wait_for_selector("#calmsg.ok", timeout=10_000)
+    page.wait_for_function("document.querySelector('#calmsg').textContent === 'saved'",
+                           timeout=10_000)
     assert len(fake.saved) == 1 and fake.saved[0][1:] == CORNERS[1:]
 
 
