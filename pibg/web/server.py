@@ -31,6 +31,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
@@ -227,6 +228,18 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, status: int, reason: str) -> None:
         self._json({"error": reason, "status": status}, status)
 
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, a long header) as JSON."""
+        self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # unparsed: answer with a status line anyway
+            self.request_version = "HTTP/1.0"
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "error"
+        self._error(code, f"{phrase}: {message}" if message and message != phrase else phrase)
+
     def _run(self, fn: Callable[[], None]) -> None:
         try:
             fn()
@@ -253,7 +266,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse(self) -> None:
         self._error(405, f"method {self.command} not allowed")
 
-    do_PUT = do_DELETE = do_PATCH = _refuse
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse
 
     def _target(self) -> tuple[str, dict[str, list[str]]]:
         parts = urlsplit(self.path)

@@ -227,3 +227,24 @@ def test_too_many_streams_is_a_503(serve: Serve) -> None:
         assert status == 503 and "too many" in data["error"]
     finally:
         first.close()
+
+
+@pytest.mark.parametrize("raw,status", [
+    (b"GARBAGE\r\n\r\n", 400),
+    (b"GET / HTTP/9.9\r\n\r\n", 505),
+    (b"OPTIONS /api/control/undo HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+])
+def test_malformed_requests_get_a_json_reason(serve: Serve, raw: bytes, status: int) -> None:
+    import socket
+
+    web = serve()
+    with socket.create_connection(("127.0.0.1", web.port), timeout=10) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] == str(status).encode()
+    assert json.loads(body)["error"]
+    assert b"Traceback" not in data
