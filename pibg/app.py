@@ -312,12 +312,12 @@ def demo(out_dir: Path, printer: Printer = print) -> ReplayResult:
 # --- the live loop -------------------------------------------------------------------------
 
 
-def match_folder(records: Path, settings: MatchSettings, clock: Callable[[], str] = _now) -> Path:
+def match_folder(records: Path, clock: Callable[[], str] = _now, *, new: bool = False) -> Path:
     """The folder of the match to record: the unfinished one named in ``ACTIVE`` (resumed
-    after a restart), else a new one named by the time."""
+    after a restart) unless ``new``, else a new one named by the time."""
     records.mkdir(parents=True, exist_ok=True)
     active = records / "ACTIVE"
-    if active.exists():
+    if active.exists() and not new:
         folder = records / active.read_text().strip()
         journal = folder / "match.jsonl"
         if journal.exists():
@@ -329,7 +329,7 @@ def match_folder(records: Path, settings: MatchSettings, clock: Callable[[], str
                     return folder
             except PibgError:
                 pass  # a journal that does not replay is kept as it is; start a new match
-    name = clock().replace(":", "").replace("+0000", "").replace("+00:00", "Z")
+    name = clock().replace(":", "").replace("+00:00", "Z")
     folder = records / name
     n = 1
     while folder.exists():
@@ -360,16 +360,15 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
                                f"'pibg calibrate --source camera -o {cal}'")
     vision = Vision.from_calibration(cal)
     settings = cfg.match.to_settings()
-    folder = match_folder(cfg.records.directory, settings)
+    referee_cfg = RefereeConfig(stable_seconds=cfg.vision.stable_seconds)
     make_rig = rig_factory or Rig
     controls: list[str] = []
-    with make_rig(cfg, buttons=buttons, pico=pico) as rig, \
-            Session(folder, settings, RefereeConfig(stable_seconds=cfg.vision.stable_seconds),
-                    printer) as session:
-        view, web = _start_web(cfg, session, controls, printer)
-        session.sinks = [rig.show]
-        rig.show(session.step.effects)
-        printer(f"recording to {folder}")
+    recalibrated: list[Any] = []
+    with make_rig(cfg, buttons=buttons, pico=pico) as rig:
+        session = Session(match_folder(cfg.records.directory), settings, referee_cfg, printer,
+                          sinks=[rig.show])
+        view, web = _start_web(cfg, session, controls, printer, vision, recalibrated)
+        printer(f"recording to {session.out_dir}")
         frames = 0
         try:
             while max_frames is None or frames < max_frames:
@@ -382,12 +381,28 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
                     frames += 1
                     obs = vision.observe(frame)
                     step = _feed(session, Frame(now, obs), printer)
-                for ev in rig.button_events():
-                    step = _feed(session, Press(ev.at, ev.referee_button, ev.long), printer)
+                presses = [Press(ev.at, ev.referee_button, ev.long) for ev in rig.button_events()]
                 while controls:
                     action = controls.pop(0)
-                    step = _feed(session, Press(now, "confirm" if action == "confirm" else
-                                                action), printer)
+                    if action == "new_match":
+                        _finish(session, printer)
+                        session = Session(match_folder(cfg.records.directory, new=True),
+                                          settings, referee_cfg, printer, sinks=[rig.show])
+                        step = session.step
+                        printer(f"new match: recording to {session.out_dir}")
+                    elif action == "accept_board":
+                        presses.append(Press(now, "confirm", long=True))
+                    else:
+                        presses.append(Press(now, action))
+                for press in presses:
+                    step = _feed(session, press, printer)
+                while recalibrated:
+                    vision = Vision(recalibrated.pop(0))
+                    if view is not None:
+                        from pibg.web.overlay import region_overlay
+
+                        view.set_overlay(region_overlay(vision.calibration))
+                    printer("new calibration in use")
                 if view is not None and step is not None:
                     view.update(step, frame, obs)
                 if step is not None and any(isinstance(e, GameEnded) for e in step.events):
@@ -398,13 +413,19 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
         finally:
             if web is not None:
                 web.close()
-            if len(session.events) > 1:
-                try:
-                    mat, sgf = session.export()
-                    printer(f"records: {mat} {sgf}")
-                except PibgError as exc:
-                    printer(f"records not written: {exc}")
+            _finish(session, printer)
     return 0
+
+
+def _finish(session: Session, printer: Printer) -> None:
+    try:
+        if len(session.events) > 1:
+            mat, sgf = session.export()
+            printer(f"records: {mat} {sgf}")
+    except PibgError as exc:
+        printer(f"records not written: {exc}")
+    finally:
+        session.close()
 
 
 def _feed(session: Session, inp: referee.Input, printer: Printer) -> Step | None:
@@ -415,21 +436,23 @@ def _feed(session: Session, inp: referee.Input, printer: Printer) -> Step | None
         return None
 
 
-def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer
-               ) -> tuple[Any, Any]:
+def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer,
+               vision: Any, recalibrated: list[Any]) -> tuple[Any, Any]:
     if not cfg.web.enabled:
         return None, None
-    try:
-        from pibg.web.server import WebServer
-        from pibg.web.view import LiveView
-    except ImportError as exc:  # pragma: no cover - the web package ships with pibg
-        printer(f"web page off: {exc}")
-        return None, None
+    from pibg.web import LiveView, WebServer
+    from pibg.web.calibration import VisionCalibration
+    from pibg.web.overlay import region_overlay
+
     view = LiveView()
     view.update(session.step)
+    view.set_overlay(region_overlay(vision.calibration))
+    # the server's threads only queue: the main loop applies presses and new calibrations
+    calib = VisionCalibration(view.latest_frame, cfg.vision.calibration,
+                              on_saved=recalibrated.append)
     server = WebServer(view, records_dir=cfg.records.directory, host=cfg.web.host,
                        port=cfg.web.port, token=cfg.web.token or None,
-                       control=controls.append)
+                       control=controls.append, calibration=calib)
     server.start()
     printer(f"web page: {server.url}")
     return view, server

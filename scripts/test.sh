@@ -8,6 +8,7 @@ need=()
 command -v gnubg >/dev/null || [ -x /usr/games/gnubg ] || need+=(gnubg)
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v shellcheck >/dev/null || need+=(shellcheck)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
