@@ -329,7 +329,7 @@ def match_folder(records: Path, clock: Callable[[], str] = _now, *, new: bool = 
                     return folder
             except PibgError:
                 pass  # a journal that does not replay is kept as it is; start a new match
-    name = clock().replace(":", "").replace("+00:00", "Z")
+    name = clock().replace("+00:00", "Z").replace(":", "")
     folder = records / name
     n = 1
     while folder.exists():
@@ -344,10 +344,12 @@ def match_folder(records: Path, clock: Callable[[], str] = _now, *, new: bool = 
 
 def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
         printer: Printer = print, rig_factory: Callable[..., Any] | None = None,
+        vision_factory: Callable[[Path], Any] | None = None,
         max_frames: int | None = None) -> int:
     """The Pi service: camera -> vision -> referee -> journal, records, LEDs, display, web.
 
     Restarted after a crash or a power cut, it resumes the unfinished match from its journal.
+    ``rig_factory`` and ``vision_factory`` replace the hardware and the vision stage (tests).
     """
     from pibg.config import load_config
     from pibg.hw.rig import Rig
@@ -358,7 +360,7 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     if not Path(cal).exists():
         raise CalibrationError(f"no calibration at {cal}: set up the start position and run "
                                f"'pibg calibrate --source camera -o {cal}'")
-    vision = Vision.from_calibration(cal)
+    vision = (vision_factory or Vision.from_calibration)(Path(cal))
     settings = cfg.match.to_settings()
     referee_cfg = RefereeConfig(stable_seconds=cfg.vision.stable_seconds)
     make_rig = rig_factory or Rig
