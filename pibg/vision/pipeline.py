@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from pibg.exc import VisionError
-from pibg.observation import BoardObservation, DieRead, RegionRead
+from pibg.observation import BoardObservation, CubeRead, DieRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
 from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
@@ -108,9 +108,10 @@ class Vision:
     def observe(self, frame: Array) -> BoardObservation:
         """Read one frame. A hand or arm over the board gives an unreadable observation."""
         canon = self.canonical(frame)
-        return self.observe_canonical(canon)
+        return self.observe_canonical(canon, frame)
 
-    def observe_canonical(self, canon: Array) -> BoardObservation:
+    def observe_canonical(self, canon: Array, frame: Array | None = None) -> BoardObservation:
+        """Read a canonical view; ``frame`` (the camera frame) sharpens the cube's number."""
         cfg, cal, lay = self.config, self.calibration, self._layout
         img = canon
         ii = cv2.integral(canon)
@@ -152,7 +153,10 @@ class Vision:
         seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
         extra = B.second_layer(run, colour, k, seen)
         reads = B.point_reads(cum, reading, run, colour, extra)
-        cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain)
+        cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
+                           (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
+        if cube is not None and cube.owner != "center" and frame is not None:
+            cube = self._cube_value(frame, cube)
         dice = self._dice(canon, lay) if self.read_dice else ()
         return BoardObservation(
             points=reads,
@@ -163,6 +167,20 @@ class Vision:
             dice=dice,
             cube=cube,
         )
+
+    def _cube_value(self, frame: Array, cube: CubeRead) -> CubeRead:
+        """Read the owned cube's number from the camera frame (sharper than the top view)."""
+        x, y = to_image(self._h_inv, np.array([self._layout.cube_places()[cube.owner]]))[0]
+        r = self.calibration.checker_radius_px or 24.0
+        half = int(round(0.95 * r))
+        h, w = frame.shape[:2]
+        xi, yi = int(round(x)), int(round(y))
+        if not (half <= xi < w - half and half <= yi < h - half):
+            return cube
+        value, conf = C.read_cube_face(frame[yi - half:yi + half, xi - half:xi + half])
+        if value is None:
+            return cube
+        return CubeRead(value, cube.owner, min(cube.confidence * 3.0, 1.0) * conf)
 
     def _rails_changed(self, img: Array, gain: Array, ii: Array) -> int:
         cal, lay = self.calibration, self._layout
