@@ -82,7 +82,7 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
     h, w = big.shape
     # The face: the bright blob under the centre.
     _, face = cv2.threshold(big, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(face)
+    _n, lab, _stats, _ = cv2.connectedComponentsWithStats(face)
     centre = lab[h // 2 - h // 8:h // 2 + h // 8, w // 2 - w // 8:w // 2 + w // 8]
     ids, counts = np.unique(centre[centre > 0], return_counts=True)
     if len(ids) == 0:
@@ -95,8 +95,8 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
     if inside.size < 200:
         return None, 0.0
     thr = float(np.percentile(inside, 92)) * 0.7
-    ink = ((big < thr) & (face_mask > 0)).astype(np.uint8) * 255
-    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    ink0 = ((big < thr) & (face_mask > 0)).astype(np.uint8) * 255
+    ink = cv2.morphologyEx(ink0, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, hier = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
         return None, 0.0

@@ -172,9 +172,9 @@ class Vision:
         """Read the owned cube's number from the camera frame (sharper than the top view)."""
         x, y = to_image(self._h_inv, np.array([self._layout.cube_places()[cube.owner]]))[0]
         r = self.calibration.checker_radius_px or 24.0
-        half = int(round(0.95 * r))
+        half = round(0.95 * r)
         h, w = frame.shape[:2]
-        xi, yi = int(round(x)), int(round(y))
+        xi, yi = round(x), round(y)
         if not (half <= xi < w - half and half <= yi < h - half):
             return cube
         value, conf = C.read_cube_face(frame[yi - half:yi + half, xi - half:xi + half])
