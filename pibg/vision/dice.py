@@ -66,15 +66,15 @@ class DiceConfig:
     #: Crops are rescaled so that their longer side has this many pixels.
     work_px: int = 72
     #: Colour-distance levels (Lab units, 0-255 scale) at which the face is cut from its pips.
-    levels: tuple[float, ...] = (10.0, 14.0, 19.0, 25.0, 32.0, 40.0, 50.0, 62.0, 76.0)
+    levels: tuple[float, ...] = (7.0, 10.0, 14.0, 19.0, 25.0, 32.0, 40.0, 50.0, 62.0, 76.0)
     #: Blur (sigma, in working pixels) before measuring colour distance.
     blur_sigma: float = 0.8
     #: Weight of lightness against the two colour axes in the distance map.
     lightness_weight: float = 1.0
     #: Region of the crop (fraction of its size, about the centre) that samples the face colour.
-    face_sample: float = 0.3
-    #: Bin width (Lab units) of the colour histogram whose mode is the face colour.
-    face_bin: int = 12
+    face_sample: float = 0.25
+    #: Colours this close (Lab units) to the median near the centre refine the face colour.
+    face_radius: float = 40.0
     #: Pip area as a fraction of the crop's area: least, largest (pips 2-6), largest (a 1).
     pip_area_min: float = 0.003
     pip_area_max: float = 0.06
@@ -83,15 +83,15 @@ class DiceConfig:
     hole_border_max: float = 0.3
     use_levels: bool = True
     use_blobs: bool = True
-    blob_votes: int = 3
+    blob_votes: int = 2
     #: Blob detector: Gaussian scales (working px), least response and core-ring contrast.
     blob_sigmas: tuple[float, ...] = (2.5, 3.5, 4.5)
     blob_min_response: float = 4.0
     blob_min_contrast: float = 10.0
     #: Least roundness of a pip (area / area of its enclosing circle).
-    pip_roundness: float = 0.4
+    pip_roundness: float = 0.45
     #: Largest area ratio between the pips of one face.
-    pip_size_ratio: float = 2.8
+    pip_size_ratio: float = 2.2
     #: Pip grid step (centre to corner pip, along an edge) as a fraction of the crop's side.
     step_min: float = 0.09
     step_max: float = 0.28
@@ -109,6 +109,9 @@ class DiceConfig:
     residual_max: float = 0.3
     #: Column half-distances tried for a six (in units of its row step; 1 = square grid).
     six_spreads: tuple[float, ...] = (0.7, 0.85, 1.0, 1.2)
+    #: Vote bonus per pip for a value whose best fit costs at most ``bonus_cost_max``.
+    pip_bonus: float = 0.0
+    bonus_cost_max: float = 0.25
     #: Weight, in a fit's cost, of the spread of pip sizes (std / mean of their radii).
     size_spread_weight: float = 0.3
     #: Weight, in a fit's cost, of its centre's offset from the crop centre.
@@ -121,7 +124,7 @@ class DiceConfig:
     unexplained_cost: float = 0.6
     #: ... that is, closer than this to the fitted centre (in grid steps; for a one, crop sides).
     unexplained_radius: float = 2.0
-    one_unexplained_radius: float = 0.5
+    one_unexplained_radius: float = 0.42
     one_alone_radius: float = 0.65
     #: ... when the die's edge is known (fraction of that edge).
     known_unexplained_radius: float = 0.75
@@ -139,10 +142,12 @@ class DiceConfig:
     crop_half: float = 1.0
     #: find_dice: least roundness of a lone pip (a one): the cube's digits are not round.
     one_roundness: float = 0.6
+    #: find_dice: most clutter (see ``_clutter``) on the face of a read with few pips.
+    clutter_max: float = 0.22
     #: find_dice: a reading with this many pips or more is a die on its pips' evidence alone.
     pips_enough: int = 4
     #: find_dice: largest side ratio of the affine map carrying the layout onto the pips.
-    pip_aspect_max: float = 1.115
+    pip_aspect_max: float = 1.10
     #: find_dice: share of the whole faces seen (over the levels) that must look flat.
     flat_share: float = 0.34
     #: find_dice: spots this far from a read face's centre (fraction of ``die_px``), and of
@@ -282,15 +287,15 @@ def _face_colour(
     sample = lab[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
     if len(sample) < 4:
         return np.asarray(lab.reshape(-1, 3).mean(axis=0), dtype=np.float64)
-    # the mode of a coarse colour histogram, refined by the mean of the colours near it
-    # (deterministic, unlike k-means, and blind to the pips: they are the minority)
-    q = np.clip(sample // cfg.face_bin, 0, 255 // cfg.face_bin).astype(np.int64)
-    nb = 255 // cfg.face_bin + 1
-    keys = (q[:, 0] * nb + q[:, 1]) * nb + q[:, 2]
-    top = int(np.argmax(np.bincount(keys)))
-    mode = (np.array([top // (nb * nb), (top // nb) % nb, top % nb]) + 0.5) * cfg.face_bin
-    near = np.linalg.norm(sample - mode, axis=1) < 1.5 * cfg.face_bin
-    return np.asarray(sample[near].mean(axis=0), dtype=np.float64)
+    # the median colour near the centre (the face is the majority there, the pips are not,
+    # and a marbled face has no single mode), refined by the mean of the colours near it
+    centre = np.median(sample, axis=0)
+    for _ in range(2):
+        near = np.linalg.norm(sample - centre, axis=1) < cfg.face_radius
+        if near.sum() < 4:
+            break
+        centre = sample[near].mean(axis=0)
+    return np.asarray(centre, dtype=np.float64)
 
 
 def _holes(
@@ -551,8 +556,15 @@ def _all_fits(
     return fits, scale, dist
 
 
-def _decide(fits: list[_Fit]) -> tuple[int, float, _Fit | None]:
-    """Vote over levels: each level's best fit counts by how well it fits."""
+def _decide(
+    fits: list[_Fit], cfg: DiceConfig = DEFAULT_CONFIG
+) -> tuple[int, float, _Fit | None]:
+    """Vote over levels: each level's best fit counts by how well it fits.
+
+    A face whose pips are partly missed at some levels reads as a smaller value there (a
+    four inside a six, a two inside a four), never the other way round; so a value with
+    more pips gets a bonus per pip when it fits well somewhere.
+    """
     score: dict[int, float] = {}
     best_per: dict[int, _Fit] = {}
     for f in fits:
@@ -561,6 +573,9 @@ def _decide(fits: list[_Fit]) -> tuple[int, float, _Fit | None]:
             best_per[f.value] = f
     if not score or max(score.values()) <= 0.0:
         return 0, 0.0, None
+    for v, f in best_per.items():
+        if f.cost <= cfg.bonus_cost_max:
+            score[v] += cfg.pip_bonus * v
     ranked = sorted(score, key=lambda v: -score[v])
     top = ranked[0]
     total = sum(score.values())
@@ -580,7 +595,7 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
     if patch.size == 0 or min(patch.shape[:2]) < 6:
         return 0, 0.0
     fits, _, _ = _all_fits(patch, config)
-    value, conf, _ = _decide(fits)
+    value, conf, _ = _decide(fits, config)
     return value, conf
 
 
@@ -640,12 +655,39 @@ def _read_crop(
         origin = (x0, y0)
     crop = image[y0:y1, x0:x1]
     fits, scale, dist = _all_fits(crop, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True)
-    value, conf, best = _decide(fits)
+    value, conf, best = _decide(fits, cfg)
+    if best is not None and value < cfg.pips_enough:
+        die_work = half / cfg.crop_half * scale
+        if _clutter(dist, best, die_work) > cfg.clutter_max:
+            return 0, 0.0, None, fits, scale, (float(origin[0]), float(origin[1]))
     if best is not None and value >= 2:
         extra = _extra_pips(dist, best, half / cfg.crop_half * scale, cfg)
         if extra:
             best = dataclasses.replace(best, extra_pips=extra)
     return value, conf, best, fits, scale, (float(origin[0]), float(origin[1]))
+
+
+def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
+    """Share of a face's area, away from its pips, that is not face-coloured.
+
+    A die's face is plain around its pips; the doubling cube's digits, a checker's rings or
+    the board's grain are not. Measured within 0.4 die edges of the fitted centre, outside
+    1.6 pip radii of each pip, against half the pips' own colour distance.
+    """
+    h, w = dist.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    cx, cy = fit.centre
+    inside = np.hypot(xx - cx, yy - cy) < 0.4 * die_work
+    pip_r = math.sqrt(max(fit.pip_area, 1.0) / math.pi)
+    pip_core = np.zeros((h, w), bool)
+    for px, py in fit.pips:
+        near = np.hypot(xx - px, yy - py)
+        inside &= near > 1.6 * pip_r
+        pip_core |= near < 0.6 * pip_r
+    if not inside.any() or not pip_core.any():
+        return 1.0
+    thresh = 0.5 * float(np.median(dist[pip_core]))
+    return float((dist[inside] > thresh).mean())
 
 
 def _extra_pips(dist: FloatArray, fit: _Fit, die_work: float, cfg: DiceConfig) -> int:
