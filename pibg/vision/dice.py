@@ -8,18 +8,30 @@ Pure functions on BGR images (OpenCV + numpy, nothing learned, nothing downloade
 
 How a die is read. Pips differ from the face around them in *some* colour direction (black
 on white, white on black, white on translucent red, yellow on green ...), so the crop is
-turned into a map of colour distance from the face colour (the dominant colour near the
-crop's centre). Thresholding that map at several levels gives, at each level, the face as a
-connected region and the pips as the round holes in it. Each set of holes is matched against
-the six canonical pip layouts under an unknown rotation and scale; the holes must be of one
-size, sit on the layout's grid with a spacing that fits the face, and leave no pip-sized hole
-unexplained. The best explanation over all levels wins; its margin over the best rival
-value gives the confidence.
+turned into a map of Lab colour distance from the face colour (the median colour near the
+crop's centre, refined by the colours close to it). Two detectors propose pips on that map:
+thresholding it at several levels gives the face as a connected region and the pips as the
+round holes in it, and a Laplacian-of-Gaussian spot detector finds pip-sized spots (which
+survives pips that touch or a face that breaks up, as marbled ones do). Each set of
+candidates is matched against the six canonical pip layouts under an unknown rotation and
+scale (a six's columns may sit closer than its corners): the pips must be of one size, sit on
+the layout's grid with a spacing that fits the die, and leave no pip-sized candidate
+unexplained near the face. The best explanation of each level votes; a value's votes weigh
+how well it fits. The winner's share of the votes is the confidence.
 
-How a cocked die is told apart. A die lying flat shows its top face as a square of about the
-expected edge; a die leaning on a checker or the board's edge shows a foreshortened face
-(one side visibly shorter), and its pips, fitted with an affine map, are stretched the same
-way. Either sign marks the die ``flat=False``: such a die must never count as a roll.
+How dice are found. Pip-sized spots of either polarity are moved, by a mean shift with a
+die-sized window, to the mean of their neighbours: every layout's pips are centred on the
+face, so the modes are die centres. Each mode is read (with the die's edge known, so the grid
+spacing is checked tightly) and the read re-centred on its pips. A read of 1-3 pips must also
+show a plain square face of about a die's size (a checker's highlight is a lone round spot
+on a large round face; the doubling cube's digits are clutter on its face).
+
+How a cocked die is told apart. A die lying flat shows its top face squarely; a die leaning
+on a checker or the board's edge shows a foreshortened top face and a second face beside it.
+Three signs mark it ``flat=False``: the affine map that carries the layout onto its pips is
+stretched (4-6 pips), its face region at most levels is not a square of about the expected
+edge, or pips of a second face show beside the read one. Such a die must never count as a
+roll.
 
 >>> import numpy as np
 >>> img = draw_die(5, size=48)

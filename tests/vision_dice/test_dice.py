@@ -155,6 +155,16 @@ def test_find_dice_cocked_die_is_not_flat(value: int) -> None:
     assert all(not d.flat for d in reads)
 
 
+def test_find_dice_ignores_the_doubling_cube() -> None:
+    board = _board()
+    cube = np.full((36, 36, 3), 235, np.uint8)  # a little larger than a die, with digits
+    cv2.putText(cube, "64", (4, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2,
+                cv2.LINE_AA)
+    _paste(board, cube, 150, 150)
+    _paste(board, draw_die(5, size=30, angle=20.0, background=BOARD_BGR), 300, 150)
+    assert [d.value for d in find_dice(board, die_px=30)] == [5]
+
+
 def test_find_dice_respects_surface_mask() -> None:
     board = _board()
     _paste(board, draw_die(3, size=30, angle=5.0, background=BOARD_BGR), 100, 150)
@@ -175,7 +185,7 @@ NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 #: Floors that the current reader clears on the shared data (see benchmarks/dice_accuracy.py for
 #: the full figures); a drop below them is a regression.
-PHOTO_FLOOR = 0.78
+PHOTO_FLOOR = 0.8
 RENDER_CROP_FLOOR = 0.75
 
 
