@@ -18,6 +18,8 @@ import statistics
 import time
 from pathlib import Path
 
+from pibg.events import Moved
+from pibg.matfile import read_mat
 from pibg.moves import Dice
 from pibg.position import Position
 from pibg.rules import generate_plays
@@ -28,17 +30,29 @@ DICE = [Dice(a, b) for a, b in ROLLS]
 
 
 def load_positions(limit: int) -> tuple[list[str], str]:
-    shared = ROOT.parent / "shared" / "golden" / "movegen.jsonl"
-    if shared.exists():
-        path, opener = shared, open
-    else:
-        path, opener = ROOT / "tests" / "data" / "movegen_sample.jsonl.gz", gzip.open
+    """Distinct positions (mover on roll) from gnubg's movegen data and from every turn of the
+    golden self-play matches; the committed sample when ../shared is absent."""
+    golden = ROOT.parent / "shared" / "golden"
     seen: dict[str, None] = {}
-    with opener(path, "rt") as f:  # type: ignore[operator]
-        for line in f:
-            seen[json.loads(line)["position_id"]] = None
-    ids = list(seen)[:limit]
-    return ids, str(path.relative_to(ROOT.parent) if shared.exists() else path.relative_to(ROOT))
+    if (golden / "movegen.jsonl").exists():
+        with open(golden / "movegen.jsonl") as f:
+            for line in f:
+                seen[json.loads(line)["position_id"]] = None
+        n_movegen = len(seen)
+        for mat in sorted((golden / "matches").glob("*.mat")):
+            for ev in read_mat(mat):
+                if isinstance(ev, Moved) and ev.play:
+                    # the position after each play, the opponent to move next
+                    pos = Position.from_id(ev.position_id).swap_turn()
+                    seen[Position.from_boards(pos.mover, pos.opponent).position_id()] = None
+        source = (f"shared/golden: {n_movegen} positions of movegen.jsonl + "
+                  f"{len(seen) - n_movegen} more from the 60 self-play matches")
+    else:
+        with gzip.open(ROOT / "tests" / "data" / "movegen_sample.jsonl.gz", "rt") as f:
+            for line in f:
+                seen[json.loads(line)["position_id"]] = None
+        source = "tests/data/movegen_sample.jsonl.gz"
+    return list(seen)[:limit], source
 
 
 def bench_pibg(ids: list[str]) -> tuple[list[float], int, float]:
@@ -72,7 +86,7 @@ def bench_gnubg(ids: list[str]) -> tuple[float, int] | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=12000)
+    ap.add_argument("--positions", type=int, default=100_000)
     args = ap.parse_args()
     ids, source = load_positions(args.positions)
     times, plays, total = bench_pibg(ids)
