@@ -752,8 +752,10 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
     or larger than expected) and its pips' grid is stretched the same way.
     """
     aspects = [f.aspect for f in fits if f.value == value and f.value >= 4]
-    if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
-        return False
+    if aspects:
+        # four pips or more pin down the face's shape better than its outline does (the
+        # outline merges with the die's sides and shadow)
+        return float(np.median(aspects)) <= cfg.pip_aspect_max
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
