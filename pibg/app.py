@@ -273,7 +273,13 @@ def replay(
                 session.feed(Frame(t, obs))
         if frames == 0:
             raise CameraUnavailableError("the source gave no frames")
-        mat, sgf = session.export()
+        try:
+            mat, sgf = session.export()
+        except PibgError as exc:
+            # the journal holds everything; only the derived files could not be written
+            if printer:
+                printer(f"records not written ({exc}); the journal keeps every event")
+            mat, sgf = out_dir / "match.mat", out_dir / "match.sgf"
         return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state)
 
 

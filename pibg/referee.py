@@ -598,8 +598,8 @@ def _double(st: RefereeState, out: _Out) -> RefereeState:
 def _resign(st: RefereeState, multiplier: int, out: _Out) -> RefereeState:
     """The side to act concedes the game (1, 2 or 3 times the cube)."""
     g = st.match.game
-    if g is None or g.phase is Phase.OVER:
-        out.say.append("resign: no game in progress")
+    if g is None or g.phase in (Phase.OVER, Phase.OPENING):
+        out.say.append("resign: no game in progress (a game starts with the opening roll)")
         return replace(st, message=("no game to resign",), sound=Sound.ASK)
     who = g.decider
     st = _record(st, Resigned(player=who.label, multiplier=multiplier), out)

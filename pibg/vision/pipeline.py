@@ -157,7 +157,7 @@ class Vision:
                            (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube)
-        dice = self._dice(canon, lay) if self.read_dice else ()
+        dice = self._dice(canon, lay, self._dice_mask(run, bar_run)) if self.read_dice else ()
         return BoardObservation(
             points=reads,
             bar_white=B.count_read(bar_counts[B.WHITE], bar_conf),
@@ -191,11 +191,31 @@ class Vision:
         d = ((now[:, 1:] - self._rails_lab[:, 1:]) / 4.0) ** 2
         return int((d.sum(-1) > self.config.rail_chroma).sum())
 
-    def _dice(self, canon: Array, lay: Layout) -> tuple[DieRead, ...]:
+    def _dice_mask(self, run: Array, bar_run: Array) -> Array:
+        """Where dice may lie: the playing surface without the checkers just counted and
+        without the bar (a checker's round top is no die face, and a die on a checker or on
+        the bar is no roll anyway: rules/NOTES.md rule 14)."""
+        lay = self._layout
+        w, h = lay.size
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(lay.surface_corners()).astype(np.int32), 255)
+        half_bar = lay.profile.bar * lay.u / 2
+        cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), 0,
+                      -1)
+        r = int(round(0.65 * lay.checker_px))
+        for slots, counts in ((self._slots, run),):
+            for p in range(len(counts)):
+                for j in range(min(int(counts[p]), slots.shape[1])):
+                    x, y = slots[p, j]
+                    cv2.circle(mask, (int(round(x)), int(round(y))), r, 0, -1)
+        return mask
+
+    def _dice(self, canon: Array, lay: Layout, mask: Array | None = None
+              ) -> tuple[DieRead, ...]:
         if _find_dice is None:
             return ()
         try:
-            found = _find_dice(canon, die_px=lay.die_px)
+            found = _find_dice(canon, die_px=lay.die_px, surface_mask=mask)
         except NotImplementedError:
             return ()
         if not found:
