@@ -202,12 +202,12 @@ class Vision:
         half_bar = lay.profile.bar * lay.u / 2
         cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), 0,
                       -1)
-        r = int(round(0.65 * lay.checker_px))
+        r = round(0.65 * lay.checker_px)
         for slots, counts in ((self._slots, run),):
             for p in range(len(counts)):
                 for j in range(min(int(counts[p]), slots.shape[1])):
                     x, y = slots[p, j]
-                    cv2.circle(mask, (int(round(x)), int(round(y))), r, 0, -1)
+                    cv2.circle(mask, (round(x), round(y)), r, 0, -1)
         return mask
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None
