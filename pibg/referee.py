@@ -353,13 +353,17 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
 
 
 def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
-    """A cube turned to twice its value and pushed to the opponent: a double, taken."""
+    """A cube turned to twice its value and pushed to the opponent: a double, taken.
+
+    The cube's new place says it: moved to the opponent's side before the roll, it can only
+    have been doubled and taken (its value then is twice the old by the rules, whatever number
+    the camera made of its face)."""
     g = st.match.game
     if g is None or obs.cube is None:
         return st
     player = g.turn
     taker = player.other
-    if obs.cube.value == g.cube.value * 2 and obs.cube.owner == taker.label:
+    if obs.cube.owner == taker.label and g.cube.owner is not taker:
         try:
             st = _record(st, Doubled(player=player.label), out)
             st = _record(st, Took(player=taker.label), out)

@@ -237,3 +237,17 @@ def test_judge_asks_when_two_plays_fit_equally():
     assert v.outcome is Outcome.AMBIGUOUS and len(v.candidates) == 2
     assert v.points and all(1 <= p <= 24 for p in v.points)
     assert math.isfinite(v.score)
+
+
+def test_cube_pushed_across_is_a_take_whatever_its_face_reads():
+    """The cube's place decides: moved to the opponent before the roll it was doubled and
+    taken (value x2 by the rules), even when its face is misread."""
+    st, t = _turn_state((3, 1))
+    good = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _, _, _ = _hold(st, t, good)
+    st, evs, _, _ = _hold(st, t + 3, good, cube_value=8, cube_owner="white")  # face misread
+    assert [type(e) for e in evs] == [Doubled, Took]
+    g = st.match.game
+    assert g is not None and g.cube.value == 2 and g.cube.owner is Color.WHITE
+    st, evs, _, _ = _hold(st, t + 6, good, cube_value=2, cube_owner="white", dice=(2, 1))
+    assert [type(e) for e in evs] == [Rolled]  # the cube staying there is no new double

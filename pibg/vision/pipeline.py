@@ -198,16 +198,16 @@ class Vision:
         lay = self._layout
         w, h = lay.size
         mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(lay.surface_corners()).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, np.round(lay.surface_corners()).astype(np.int32), (255,))
         half_bar = lay.profile.bar * lay.u / 2
-        cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), 0,
+        cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), (0,),
                       -1)
         r = round(0.65 * lay.checker_px)
         for slots, counts in ((self._slots, run),):
             for p in range(len(counts)):
                 for j in range(min(int(counts[p]), slots.shape[1])):
                     x, y = slots[p, j]
-                    cv2.circle(mask, (round(x), round(y)), r, 0, -1)
+                    cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
         return mask
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None
