@@ -1,0 +1,57 @@
+"""The photoreal rendered game through ``pibg replay``: how much of it the referee records.
+
+``../shared/renders/game/frames`` is game 1 of ``golden/matches/m023_9pt.mat`` as a camera
+sees it (start, roll, moved, cube and hand frames). The first frame calibrates the run (board
+corners found automatically); every later frame goes through vision and referee. Prints how
+many of the game's plays were recorded before the first disagreement, and the first thing the
+referee said that was not a recorded play.
+
+    python benchmarks/replay_renders.py
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from pibg.app import folder_frames, replay
+from pibg.events import MatchSettings, Moved
+from pibg.match import effective_events
+from pibg.matfile import read_mat
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+
+
+def main() -> None:
+    frames = SHARED / "renders" / "game" / "frames"
+    if not frames.is_dir():
+        print("needs ../shared/renders/game (not in a user's clone)")
+        return
+    truth = json.loads((SHARED / "renders" / "game" / "truth.json").read_text())
+    said: list[str] = []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        res = replay(folder_frames(frames), Path(tmp), MatchSettings(length=9),
+                     printer=said.append)
+        got = [(e.player, e.position_id) for e in effective_events(res.state.events)
+               if isinstance(e, Moved)]
+    want = [(e.player, e.position_id)
+            for e in effective_events(read_mat(SHARED / "golden" / "matches" / "m023_9pt.mat"))
+            if isinstance(e, Moved)]
+    right = 0
+    for a, b in zip(got, want, strict=False):
+        if a != b:
+            break
+        right += 1
+    moved = sum(1 for f in truth if f["kind"] == "moved")
+    print("| frames | plays in the game | recorded right, in order | seconds |")
+    print("|---|---|---|---|")
+    print(f"| {len(truth)} | {moved} | {right} | {time.perf_counter() - t0:.0f} |")
+    off = [line for line in said if not line.startswith(("White ", "Black "))][:5]
+    print("\nfirst messages other than plays:", *off, sep="\n  ")
+
+
+if __name__ == "__main__":
+    main()
