@@ -45,7 +45,7 @@ def test_demo_match_through_sim_and_vision(tmp_path: Path):
 def test_golden_matches_through_sim_and_vision(shared, tmp_path: Path, name: str):
     path = shared("golden", "matches", name)
     source, settings, corners = open_replay_source(
-        f"sim:{path}", style="oak", mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=9))
+        f"sim:{path}", mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=9))
     assert settings is not None
     res = replay(source, tmp_path, settings, corners=corners)
     assert _plays(read_mat(res.mat)) == _plays(read_mat(path))
