@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/dice_accuracy.py [--data /work/shared] [--jobs 2] [--limit N]
+    python benchmarks/dice_accuracy.py [--data ../shared] [--jobs 2] [--limit N]
 
 It prints one table (data set, boxes, correct, %) and skips any data set that is absent:
 
@@ -187,7 +187,7 @@ def _row(name: str, boxes: int, correct: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path("/work/shared"))
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
     args = ap.parse_args(argv)

@@ -1,6 +1,6 @@
 """Vision accuracy on labelled frames, printed as a table.
 
-    python benchmarks/vision_accuracy.py [--shared /work/shared] [--auto-corners] [-v]
+    python benchmarks/vision_accuracy.py [--shared ../shared] [--auto-corners] [-v]
 
 Data (never copied into the repo):
 - ``renders/dev``: each session is calibrated from ``devN_00_start.jpg`` and its frames read;
@@ -211,7 +211,8 @@ def _photo_truth(e: dict) -> list[int | None]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", default=os.environ.get("PIBG_SHARED", "/work/shared"))
+    ap.add_argument("--shared", default=os.environ.get(
+        "PIBG_SHARED", str(Path(__file__).resolve().parents[2] / "shared")))
     ap.add_argument("--auto-corners", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
