@@ -1,0 +1,78 @@
+"""Golden matches through the whole pipeline: pibg.sim frames -> vision -> referee -> .mat.
+
+Each match of ``../shared/golden/matches`` is played at a synthetic table (hands, bumps,
+planted illegal moves), every frame rendered by ``pibg.sim`` and read by the vision stage.
+A match counts as right when the .mat written has exactly the source's plays (players and
+resulting positions) and final score. About a minute a match here (the dice stage).
+
+    python benchmarks/replay_sim_vision.py [--matches 20] [--jobs 2] [--style walnut]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from pibg.app import open_replay_source, replay
+from pibg.events import IllegalFlagged, Moved
+from pibg.match import effective_events
+from pibg.match import replay as replay_match
+from pibg.matfile import read_mat
+from pibg.script import Mishaps
+
+GOLDEN = Path(__file__).resolve().parent.parent.parent / "shared" / "golden" / "matches"
+
+
+def one(args: tuple[str, int, str]) -> tuple[str, int, int, int, bool, int, float]:
+    path, seed, style = args
+    t0 = time.perf_counter()
+    source_events = read_mat(path)
+    want = [(e.player, e.position_id) for e in effective_events(source_events)
+            if isinstance(e, Moved)]
+    src, settings, corners = open_replay_source(
+        f"sim:{path}", style=style, mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed))
+    assert settings is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        res = replay(src, Path(tmp), settings, corners=corners)
+        got = [(e.player, e.position_id) for e in effective_events(res.state.events)
+               if isinstance(e, Moved)]
+    agree = 0
+    for a, b in zip(got, want, strict=False):
+        if a != b:
+            break
+        agree += 1
+    same = got == want and res.state.match.score == replay_match(source_events).score
+    flagged = sum(isinstance(e, IllegalFlagged) for e in res.state.events)
+    return Path(path).name, len(want), agree, res.frames, same, flagged, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--style", default="walnut", choices=["walnut", "tournament", "oak"])
+    args = ap.parse_args()
+    files = sorted(GOLDEN.glob("*.mat"))[: args.matches]
+    if not files:
+        print("needs ../shared/golden/matches (not in a user's clone)")
+        return
+    with ProcessPoolExecutor(args.jobs) as pool:
+        rows = list(pool.map(one, [(str(p), i, args.style) for i, p in enumerate(files)]))
+    print(f"style {args.style}, {len(rows)} golden matches\n")
+    print("| match | plays | recorded right, in order | frames | identical | flags | s |")
+    print("|---|---|---|---|---|---|---|")
+    for name, n, agree, frames, same, flagged, secs in rows:
+        print(f"| {name} | {n} | {agree} | {frames} | {'yes' if same else 'no'} | {flagged} "
+              f"| {secs:.0f} |")
+    ok = sum(r[4] for r in rows)
+    plays = sum(r[1] for r in rows)
+    right = sum(r[2] for r in rows)
+    print(f"\n{ok} of {len(rows)} matches identical; {right} of {plays} plays recorded right "
+          f"before a first disagreement")
+
+
+if __name__ == "__main__":
+    main()
