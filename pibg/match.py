@@ -402,10 +402,6 @@ def encode_match_id(state: MatchState) -> str:
     ))
 
 
-def match_id_fields(match_id: str) -> MatchIdFields:
-    return decode_match_id(match_id)
-
-
 def encode_fields(fields: MatchIdFields) -> str:
     return _pack(fields)
 

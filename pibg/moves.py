@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pibg.exc import InvalidDiceError, InvalidMoveError
@@ -212,12 +212,3 @@ def parse_moves(text: str) -> tuple[tuple[int, int], ...]:
         raise InvalidMoveError(f"bad play {text!r}: more than four moves")
     return tuple(segments)
 
-
-def unique_results(plays: Iterable[Play]) -> list[Play]:
-    seen: set[Position] = set()
-    out = []
-    for p in plays:
-        if p.result not in seen:
-            seen.add(p.result)
-            out.append(p)
-    return out

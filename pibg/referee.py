@@ -590,8 +590,7 @@ def _undo(st: RefereeState, out: _Out) -> RefereeState:
 def _double(st: RefereeState, out: _Out) -> RefereeState:
     g = st.match.game
     if g is None or st.mode is not Mode.TO_ROLL:
-        raise_cube = "a double is offered before rolling, on one's own turn"
-        out.say.append(f"double: {raise_cube}")
+        out.say.append("double: a double is offered before rolling, on one's own turn")
         return replace(st, message=("no double now",), sound=Sound.ASK)
     st = _record(st, Doubled(player=g.turn.label), out)
     out.say.append(f"{_name(st, g.turn)} doubles to {g.cube.value * 2}")

@@ -6,7 +6,7 @@ Pure functions over :class:`~pibg.position.Position` (rules/NOTES.md, rules 1-5)
   Backgammon does: the most dice that can be played are played; when only one die of a
   non-double can be played, the larger one if it can be; the bar first; bearing off only with
   all 15 home, from the exact point or, with a higher die, from the highest point.
-* :func:`check_play` resolves a written play (``"24/18 13/11"``) against the legal set and
+* :func:`resolve` resolves a written play (``"24/18 13/11"``) against the legal set and
   raises :class:`~pibg.exc.IllegalPlayError` saying why it is illegal.
 * :func:`explain_result` says why a *resulting position* (what the camera sees after a turn)
   is not the result of any legal play.
@@ -20,28 +20,10 @@ from functools import lru_cache
 from itertools import permutations
 
 from pibg.exc import IllegalPlayError, InvalidMoveError
-from pibg.moves import Dice, Move, Play, format_moves, parse_moves
+from pibg.moves import Dice, Move, Play, parse_moves
 from pibg.position import BAR, OFF, Color, Position
 
 _Step = tuple[int, int, bool]  # (src index 0..24, dst index -1..23, hit)
-
-
-def _can_step(me: list[int], opp: list[int], s: int, d: int) -> bool:
-    """Can a checker on index ``s`` (24 = bar) move ``d`` pips? Boards from each side's view."""
-    if not me[s]:
-        return False
-    if me[24] and s != 24:
-        return False
-    t = s - d
-    if t >= 0:
-        return opp[23 - t] < 2
-    # bearing off: all 15 home (indices 0..5 or off)
-    for i in range(6, 25):
-        if me[i]:
-            return False
-    if t == -1:
-        return True
-    return all(not me[i] for i in range(s + 1, 6))
 
 
 def _do_step(me: list[int], opp: list[int], s: int, d: int) -> bool:
@@ -205,12 +187,6 @@ def _generate(position: Position, dice: Dice) -> list[Play]:
         if any(used[0] == high for _, used in found.values()):
             found = {k: v for k, v in found.items() if v[1][0] == high}
     return [_to_play(position, key, steps) for key, (steps, _) in found.items()]
-
-
-def max_dice_playable(position: Position, dice: Dice | Sequence[int]) -> int:
-    """How many dice (steps) the best legal plays use."""
-    plays = legal_plays(position, dice)
-    return max((len(p.moves) for p in plays), default=0)
 
 
 # --- explaining illegal plays -----------------------------------------------------------------
@@ -486,23 +462,10 @@ def _reach_partial(position: Position, dice: Dice, target: Position) -> tuple[st
     return None
 
 
-def check_play(position: Position, dice: Dice | Sequence[int], text: str) -> Play:
-    """Alias of :func:`resolve`, named for the referee's use."""
-    return resolve(position, dice, text)
-
-
-def format_play(position: Position, play: Play) -> str:
-    """gnubg notation of ``play`` (hits marked from the position before it)."""
-    return format_moves(play.moves, play.hits)
-
-
 __all__ = [
     "IllegalPlayError",
     "InvalidMoveError",
-    "check_play",
     "explain_result",
-    "format_play",
     "legal_plays",
-    "max_dice_playable",
     "resolve",
 ]

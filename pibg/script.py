@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pibg.events import (
     Beavered,
@@ -215,10 +215,6 @@ def observe_exact(scene: Scene) -> BoardObservation:
                     owner if owner in ("white", "black") else "center")  # type: ignore[arg-type]
     obs = BoardObservation.exact(scene.points, scene.bar, scene.off, dice, cube)
     return obs
-
-
-def with_dice(scene: Scene, dice: tuple[int, int] | None) -> Scene:
-    return replace(scene, dice=dice)
 
 
 def drive(actions: Iterable[Action], settings: MatchSettings,
