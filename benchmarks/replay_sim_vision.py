@@ -5,7 +5,7 @@ planted illegal moves), every frame rendered by ``pibg.sim`` and read by the vis
 A match counts as right when the .mat written has exactly the source's plays (players and
 resulting positions) and final score. About a minute a match here (the dice stage).
 
-    python benchmarks/replay_sim_vision.py [--matches 20] [--jobs 2] [--style walnut]
+    python benchmarks/replay_sim_vision.py [--matches 20] [--jobs 2] [--style walnut] [--views 1]
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ from pibg.script import Mishaps
 GOLDEN = Path(__file__).resolve().parent.parent.parent / "shared" / "golden" / "matches"
 
 
-def one(args: tuple[str, int, str]) -> tuple[str, int, int, int, bool, int, float]:
-    path, seed, style = args
+def one(args: tuple[str, int, str, int]) -> tuple[str, int, int, int, bool, int, float]:
+    path, seed, style, views = args
     t0 = time.perf_counter()
     source_events = read_mat(path)
     want = [(e.player, e.position_id) for e in effective_events(source_events)
             if isinstance(e, Moved)]
     src, settings, corners = open_replay_source(
-        f"sim:{path}", style=style, mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed))
+        f"sim:{path}", style=style, views=views,
+        mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed))
     assert settings is not None
     with tempfile.TemporaryDirectory() as tmp:
         res = replay(src, Path(tmp), settings, corners=corners)
@@ -54,14 +55,18 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--style", default="walnut", choices=["walnut", "tournament", "oak"])
+    ap.add_argument("--views", type=int, default=1,
+                    help="frames rendered of every settled scene (weighed together)")
+    ap.add_argument("--first", type=int, default=0, help="skip this many matches")
     args = ap.parse_args()
-    files = sorted(GOLDEN.glob("*.mat"))[: args.matches]
+    files = sorted(GOLDEN.glob("*.mat"))[args.first: args.first + args.matches]
     if not files:
         print("needs ../shared/golden/matches (not in a user's clone)")
         return
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(one, [(str(p), i, args.style) for i, p in enumerate(files)]))
-    print(f"style {args.style}, {len(rows)} golden matches\n")
+        rows = list(pool.map(one, [(str(p), args.first + i, args.style, args.views)
+                                   for i, p in enumerate(files)]))
+    print(f"style {args.style}, {len(rows)} golden matches, {args.views} frame(s) a scene\n")
     print("| match | plays | recorded right, in order | frames | identical | flags | s |")
     print("|---|---|---|---|---|---|---|")
     for name, n, agree, frames, same, flagged, secs in rows:

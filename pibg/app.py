@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -139,10 +139,12 @@ class Session:
 
 @dataclass(frozen=True)
 class Held:
-    """A settled image: shown for the whole stability window."""
+    """A settled image, shown for the whole stability window; ``more`` are further frames of
+    the same still scene (a camera sees a settled board many times over)."""
 
     image: np.ndarray[Any, Any]
     name: str
+    more: tuple[np.ndarray[Any, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,8 +189,10 @@ def video_frames(path: Path) -> Iterator[Timed]:
         cap.release()
 
 
-def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut"
+def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", views: int = 1
                ) -> Iterator[Held | ButtonPress]:
+    """Frames of the table from :mod:`pibg.sim`: ``views`` frames of every settled scene,
+    each with its own noise, light and camera shake (seeded by the scene's index)."""
     from pibg.sim import SimScene, render
 
     for i, a in enumerate(actions):
@@ -198,7 +202,8 @@ def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut"
         scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
                          a.cube_owner,  # type: ignore[arg-type]
                          a.hand, seed=i, style=style)  # type: ignore[arg-type]
-        yield Held(render(scene), f"{i:04d}-{a.kind}")
+        more = tuple(render(replace(scene, seed=100_000 + 16 * i + k)) for k in range(1, views))
+        yield Held(render(scene), f"{i:04d}-{a.kind}", more)
 
 
 def demo_events() -> list[Event]:
@@ -266,6 +271,10 @@ def replay(
             frames += 1
             if isinstance(item, Held):
                 session.feed(Frame(t, obs))
+                for k, image in enumerate(item.more, 1):
+                    frames += 1
+                    session.feed(Frame(t + k * stable_seconds / (len(item.more) + 1),
+                                       observe(image)))
                 session.feed(Tick(t + stable_seconds + 0.01))
                 t += stable_seconds + 0.5
             else:
@@ -283,19 +292,20 @@ def replay(
         return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state)
 
 
-def open_replay_source(spec: str, style: str = "walnut", mishaps: Mishaps | None = None
+def open_replay_source(spec: str, style: str = "walnut", mishaps: Mishaps | None = None,
+                       views: int = 1
                        ) -> tuple[Iterable[Held | Timed | ButtonPress], MatchSettings | None,
                                   Any | None]:
     """A source from ``spec``: an image folder, a video file, ``sim`` (the bundled match) or
     ``sim:FILE.mat``. Returns the frames, the match settings the source implies (for sim) and
-    the board corners when they are known (sim)."""
+    the board corners when they are known (sim); ``views`` frames of each sim scene."""
     if spec == "sim" or spec.startswith("sim:"):
         from pibg.sim import sim_corners
 
         events = demo_events() if spec == "sim" else read_mat(spec[4:])
         settings = events[0].settings  # type: ignore[attr-defined]
         actions = table_script(events, mishaps or DEMO_MISHAPS)
-        return sim_frames(actions, style), settings, sim_corners()
+        return sim_frames(actions, style, views), settings, sim_corners()
     path = Path(spec)
     if path.is_dir():
         return folder_frames(path), None, None

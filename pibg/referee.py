@@ -8,7 +8,9 @@ display should show, and lines to announce.
 How a turn goes (rules/NOTES.md, rules 12-14): the dice come to rest flat, the roll is known
 (a cocked die: "re-roll"); the player moves; the dice are lifted (or confirm is pressed) and
 the position that stands then is judged against every legal play. Readings are acted on only
-once they have been stable for ``stable_seconds`` and while no hand covers the board.
+once they have been stable for ``stable_seconds`` and while no hand covers the board; while
+the board stays still, every frame's reading is weighed in with the ones before it
+(:mod:`pibg.fusion`), so one frame's misread does not decide a turn.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from pibg.events import (
     MatchStarted,
     Moved,
     OpeningRoll,
+    Reread,
     Resigned,
     Rolled,
     SetUp,
@@ -53,6 +56,7 @@ from pibg.events import (
     Undone,
 )
 from pibg.exc import PibgError
+from pibg.fusion import Pending, fuse, same_scene
 from pibg.infer import (
     JudgeConfig,
     Outcome,
@@ -61,11 +65,12 @@ from pibg.infer import (
     differing_points,
     judge,
     log_likelihood,
+    other_roll,
     seen_position,
     to_white_points,
 )
 from pibg.match import MatchState, Phase, apply, replay
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
 from pibg.rules import legal_plays
@@ -132,8 +137,9 @@ class RefereeState:
     mode: Mode = Mode.SETUP
     config: RefereeConfig = field(default_factory=RefereeConfig)
     dice: Dice | None = None
+    roll_confidence: float = 1.0  # how sure vision was of the dice (the least sure die)
     opening: bool = False  # the roll being played is the opening roll (mover not yet known)
-    pending: BoardObservation | None = None
+    pending: Pending | None = None  # the readings of the still board now in view
     signature: _Sig | None = None
     since: float = 0.0
     acted: _Sig | None = None
@@ -236,14 +242,19 @@ def _observe(st: RefereeState, inp: Frame | Tick, out: _Out) -> RefereeState:
         obs = inp.obs
         if not obs.readable:
             return replace(st, pending=None, signature=None)
-        sig = _signature(obs)
+        if st.pending is not None and same_scene(st.pending, obs):
+            pending = fuse(st.pending, obs)
+        else:
+            pending = Pending.first(obs)
+        sig = _signature(pending.obs)
+        st = replace(st, pending=pending)
         if sig != st.signature:
-            st = replace(st, pending=obs, signature=sig, since=inp.t)
+            st = replace(st, signature=sig, since=inp.t)
     if st.pending is None or st.signature is None:
         return st
     if inp.t - st.since < st.config.stable_seconds or st.signature == st.acted:
         return st
-    obs = st.pending
+    obs = st.pending.obs
     st = replace(st, acted=st.signature, last_obs=obs)
     return _on_stable(st, obs, out)
 
@@ -296,11 +307,45 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
             return st  # the dice are still down: the player is moving
         if mode is Mode.MOVING and roll == "cocked":
             return st
+        if mode is Mode.MOVING and isinstance(roll, Dice) and _dice_reread(st, obs):
+            return _reread(st, roll, obs, out)
         st = _judge(st, obs, out)
         if st.mode is Mode.TO_ROLL and isinstance(_flat_roll(obs), Dice):
             return _to_roll(st, obs, out)
         return st
     return st
+
+
+def _before_move(st: RefereeState) -> Position:
+    g = st.match.game
+    assert g is not None
+    return Position.start() if st.opening else g.position
+
+
+def _dice_reread(st: RefereeState, obs: BoardObservation) -> bool:
+    """Other dice values on a board nobody has moved yet: the same dice, read better (the
+    recorded roll had plays to make, so this is no next player's roll after a pass)."""
+    return (st.dice is not None and st.match.game is not None
+            and bool(legal_plays(_before_move(st), st.dice))
+            and _matches(st, obs, _before_move(st)))
+
+
+def _roll_confidence(obs: BoardObservation) -> float:
+    return min((d.confidence for d in obs.dice), default=1.0)
+
+
+def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
+    g = st.match.game
+    assert g is not None and st.dice is not None
+    old = f"{st.dice.high}-{st.dice.low}"
+    if st.opening:
+        if roll.is_double:
+            return st
+    else:
+        st = _record(st, Reread(player=g.turn.label, dice=(roll.a, roll.b)), out)
+    out.say.append(f"dice read again: {roll.high}-{roll.low}, not {old}")
+    return replace(st, dice=roll, message=(f"dice: {roll.high}-{roll.low}",),
+                   roll_confidence=_roll_confidence(obs))
 
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -320,6 +365,7 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         return replace(st, message=("tie: roll again",))
     out.say.append(f"opening roll {roll.high}-{roll.low}: the higher die moves")
     return replace(st, mode=Mode.MOVING, dice=roll, opening=True,
+                   roll_confidence=_roll_confidence(obs),
                    message=(f"opening {roll.high}-{roll.low}", "higher die moves"))
 
 
@@ -349,7 +395,8 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     else:
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
         msg = (f"{_name(st, player)} {roll.high}-{roll.low}",)
-    return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg)
+    return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg,
+                   roll_confidence=_roll_confidence(obs))
 
 
 def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -392,7 +439,20 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     if st.opening:
         return _judge_opening(st, obs, out)
     verdict = judge(g.position, st.dice, obs, st.config.judge)
+    if verdict.outcome is Outcome.ILLEGAL:
+        verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge)
     return _apply_verdict(st, g.position, verdict, out)
+
+
+def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation,
+                 cfg: JudgeConfig, doubles: bool = True) -> Verdict:
+    """An illegal verdict that also says which other roll the board fits, if exactly one."""
+    alt = other_roll(before, dice, obs, cfg, doubles=doubles)
+    if alt is None:
+        return v
+    roll, play = alt
+    hint = (f"the board fits {roll.high}-{roll.low}: if that was thrown, press confirm")
+    return replace(v, reroll=roll, play=play, reasons=(*v.reasons, hint))
 
 
 def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -406,6 +466,12 @@ def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> Refere
         mover = max(verdicts, key=lambda cv: cv[1].score)[0]
     high, low = st.dice.high, st.dice.low
     verdict = dict(verdicts)[mover]
+    if not plays:
+        alts = [(c, _with_reroll(v, Position.start(c), st.dice, obs, st.config.judge, False))
+                for c, v in verdicts if v.outcome is Outcome.ILLEGAL]
+        alts = [(c, v) for c, v in alts if v.reroll is not None]
+        if len(alts) == 1:
+            mover, verdict = alts[0]
     if verdict.outcome is Outcome.PLAY:
         white, black = (high, low) if mover is Color.WHITE else (low, high)
         st = _record(st, OpeningRoll(white=white, black=black), out)
@@ -444,6 +510,12 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) ->
         out.say.append(v.reasons[0])
         return replace(st, mode=Mode.ASK if st.mode is Mode.ASK else st.mode, verdict=v,
                        message=("check the board",), sound=Sound.ASK)
+    if v.reroll is not None and st.roll_confidence < st.config.judge.sure_roll:
+        alt = f"{v.reroll.high}-{v.reroll.low}"
+        out.say.append(f"the board fits {alt}, not the {roll.high}-{roll.low} read: "
+                       f"press confirm if {alt} was thrown")
+        return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
+                       message=(f"dice {alt}?", str(v.play), "confirm = yes"))
     # illegal
     seen_id = v.seen.position_id() if v.seen is not None else ""
     first_flag = st.mode is not Mode.ILLEGAL or st.verdict is None or st.verdict.seen != v.seen
@@ -543,6 +615,9 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
         out.say.append(f"position set up by hand: {seen.position_id()}, {turn.label} to roll")
         return replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None,
                        message=(f"{_name(st, turn)} to roll",))
+    if (st.mode in (Mode.ILLEGAL, Mode.ASK) and st.verdict is not None
+            and st.verdict.reroll is not None and st.verdict.play is not None):
+        return _accept_reroll(st, st.verdict.reroll, st.verdict.play, out)
     if st.mode is Mode.ILLEGAL and st.verdict is not None and st.verdict.seen is not None:
         assert g is not None and st.dice is not None
         roll = st.dice
@@ -569,6 +644,23 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
     if st.mode is Mode.MOVING and st.last_obs is not None:
         return _judge(st, st.last_obs, out)
     return st
+
+
+def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> RefereeState:
+    """Confirmed: the dice were misread; ``play`` of ``roll`` is what was played."""
+    g = st.match.game
+    assert g is not None
+    mover = play.result.turn
+    out.say.append(f"dice set right: {roll.high}-{roll.low}")
+    if st.opening:
+        white, black = (roll.high, roll.low) if mover is Color.WHITE else (roll.low, roll.high)
+        st = _record(st, OpeningRoll(white=white, black=black), out)
+        before = Position.start(mover)
+    else:
+        st = _record(st, Reread(player=mover.label, dice=(roll.a, roll.b)), out)
+        before = g.position
+    st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None)
+    return _apply_verdict(st, before, Verdict(Outcome.PLAY, play=play), out)
 
 
 def _undo(st: RefereeState, out: _Out) -> RefereeState:
