@@ -86,6 +86,16 @@ class Rolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Reread(Event):
+    """The dice were read again before the move and show ``dice``, not the roll recorded
+    (a misread die set right; the roll replaces the one recorded)."""
+
+    kind: ClassVar[str] = "reread"
+    player: str = "white"
+    dice: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
 class Moved(Event):
     """A judged play: notation from the mover's side and the resulting Position ID (mover
     still on roll). ``illegal`` marks a condoned illegal play (kept as played)."""
@@ -184,9 +194,9 @@ class MatchEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (MatchStarted, GameStarted, OpeningRoll, Rolled, Moved, Doubled, Took, Dropped,
-                Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone, GameEnded,
-                MatchEnded)
+    for cls in (MatchStarted, GameStarted, OpeningRoll, Rolled, Reread, Moved, Doubled, Took,
+                Dropped, Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone,
+                GameEnded, MatchEnded)
 }
 
 

@@ -35,6 +35,9 @@ class JudgeConfig:
     illegal_margin: float = math.log(1000.0)
     #: the best legal play must beat the next by this much (log 20), else ask
     ambiguity_margin: float = math.log(20.0)
+    #: a roll read with less confidence than this is asked about, not trusted, when the
+    #: board fits another roll's legal play and not its own
+    sure_roll: float = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,9 @@ class Verdict:
     #: points involved, numbered from White's side (1..24; 25 = bar)
     points: tuple[int, ...] = ()
     score: float = 0.0
+    #: ILLEGAL for the roll read, but ``play`` is a clear legal play of this other roll (the
+    #: dice may have been misread)
+    reroll: Dice | None = None
 
 
 class _Tables:
@@ -151,3 +157,35 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
         reasons = ("not a legal play",)
     white_pts = to_white_points(points, mover) or differing_points(position, seen)
     return Verdict(Outcome.ILLEGAL, seen=seen, reasons=reasons, points=white_pts, score=best)
+
+
+def other_roll(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
+               config: JudgeConfig | None = None, *, doubles: bool = True
+               ) -> tuple[Dice, Play] | None:
+    """The one other roll with a legal play that clearly explains ``obs``, if there is one.
+
+    When a board fits no legal play of the roll read, a misread die is as likely as a wrong
+    move: this finds the roll the board does fit. Rolls that keep one of the read dice (one
+    die misread) come first; among them the best must beat the rest by the ambiguity margin.
+    ``doubles=False`` leaves doubles out (an opening roll is never one).
+    """
+    cfg = config or JudgeConfig()
+    read = Dice.of(dice)
+    found: list[tuple[bool, float, Dice, Play]] = []
+    for hi in range(1, 7):
+        for lo in range(1, hi + 1):
+            roll = Dice(hi, lo)
+            if (roll.high, roll.low) == (read.high, read.low) or (hi == lo and not doubles):
+                continue
+            v = judge(position, roll, obs, cfg)
+            if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves:
+                shares = bool({hi, lo} & {read.a, read.b})
+                found.append((shares, v.score, roll, v.play))
+    if not found:
+        return None
+    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    best = found[0]
+    rivals = [f for f in found[1:] if f[0] == best[0] and best[1] - f[1] < cfg.ambiguity_margin]
+    if rivals:  # two rolls fit about as well: which was thrown cannot be told
+        return None
+    return best[2], best[3]

@@ -28,6 +28,7 @@ from pibg.events import (
     MatchStarted,
     Moved,
     OpeningRoll,
+    Reread,
     Resigned,
     Rolled,
     SetUp,
@@ -213,6 +214,11 @@ def apply(state: MatchState, event: Event) -> MatchState:
         if player is not game.turn:
             raise MatchError(f"roll: it is {game.turn.label}'s turn, not {player.label}'s")
         return replace(state, game=replace(game, phase=Phase.MOVE, dice=Dice.of(event.dice)))
+    if isinstance(event, Reread):
+        _expect(game, Phase.MOVE, "reread")
+        if color_of(event.player) is not game.turn:
+            raise MatchError(f"reread: it is {game.turn.label}'s move, not {event.player}'s")
+        return replace(state, game=replace(game, dice=Dice.of(event.dice)))
     if isinstance(event, Moved):
         _expect(game, Phase.MOVE, "play")
         player = color_of(event.player)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pibg.events import Event, OpeningRoll, Rolled
+from pibg.events import Event, OpeningRoll, Reread, Rolled
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -231,13 +231,22 @@ def dice_stats(events: Iterable[Event]) -> DiceStats:
     players: dict[str, list[int]] = {}
     rolls = doubles = opening = 0
 
-    def count(player: str, die: int) -> None:
+    def count(player: str, die: int, n: int = 1) -> None:
         if 1 <= die <= 6:
-            faces[die - 1] += 1
-            players.setdefault(player, [0] * 6)[die - 1] += 1
+            faces[die - 1] += n
+            players.setdefault(player, [0] * 6)[die - 1] += n
 
+    last: Rolled | None = None
     for ev in events:
+        if isinstance(ev, Reread) and last is not None:  # the recorded roll was misread
+            a, b = last.dice
+            doubles -= a == b
+            count(last.player, a, -1)
+            count(last.player, b, -1)
+            ev = last = Rolled(ev.player, ev.dice)
+            rolls -= 1
         if isinstance(ev, Rolled):
+            last = ev
             a, b = ev.dice
             rolls += 1
             doubles += a == b

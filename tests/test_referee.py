@@ -97,7 +97,12 @@ def _hold(st, t, pos: Position, **kw):
 
 def test_illegal_then_condoned_with_confirm():
     st, t = _turn_state((3, 1))
-    bad = resolve(Position.start(), (6, 5), "24/18 13/8").result  # not a 3-1
+    # 13/12 alone: no roll plays just one pip from the start (a legal play of another roll
+    # would be offered as a misread roll instead: tests/test_referee_dice.py)
+    signed = list(Position.start().signed())
+    signed[12] -= 1
+    signed[11] += 1
+    bad = Position.from_signed(tuple(signed), (0, 0))
     st, evs, _say, fx = _hold(st, t, bad)
     assert st.mode is Mode.ILLEGAL
     flag = next(e for e in evs if isinstance(e, IllegalFlagged))

@@ -1,0 +1,112 @@
+"""The referee when the dice are misread: read again, or the board fits another roll."""
+
+from __future__ import annotations
+
+from pibg.events import IllegalFlagged, MatchSettings, Moved, OpeningRoll, Reread, Rolled
+from pibg.match import replay
+from pibg.observation import BoardObservation, DieRead
+from pibg.position import Color, Position
+from pibg.referee import Frame, Mode, Press, RefereeConfig, new_match, step
+from pibg.rules import resolve
+from pibg.stats import dice_stats
+
+START = Position.start()
+
+
+def _feed(st, t, obs, hold=1.1):
+    evs, say = [], []
+    for dt in (0.0, hold):
+        res = step(st, Frame(t + dt, obs))
+        st = res.state
+        evs += res.events
+        say += res.say
+    return st, evs, say
+
+
+def _dice(a, b, conf=1.0):
+    return (DieRead(a, 700, 480, True, conf), DieRead(b, 780, 480, True, conf))
+
+
+def _at_black_roll(conf: float = 1.0, roll=(5, 3)):
+    """White opened 3-1 (8/5 6/5); Black's roll lies on the board, read as ``roll``."""
+    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
+    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
+    after = resolve(START, (3, 1), "8/5 6/5").result
+    st, evs, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
+    black = after.with_turn(Color.BLACK)
+    st, evs, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=_dice(*roll, conf)))
+    assert any(isinstance(e, Rolled) and e.dice == roll for e in evs)
+    return st, black
+
+
+def test_dice_read_again_before_the_move_replaces_the_roll():
+    st, black = _at_black_roll(roll=(5, 3))
+    # later frames of the same dice read 6-3: nobody has moved, so it is the same throw;
+    # once they outnumber the frames that read 5-3, the roll is read again
+    evs = []
+    for t in (8.0, 8.4, 8.8, 9.2, 10.3):
+        res = step(st, Frame(t, BoardObservation.exact(black.signed(), dice=_dice(6, 3))))
+        st, evs = res.state, evs + list(res.events)
+    assert [e for e in evs if isinstance(e, Reread)] == [Reread("black", (6, 3))]
+    assert st.mode is Mode.MOVING and st.dice is not None and st.dice.high == 6
+    moved = resolve(black, (6, 3), "24/18 13/10").result
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
+    game = replay(st.events).game
+    assert game is not None and game.turn is Color.WHITE
+    stats = dice_stats(st.events)
+    assert stats.rolls == 1 and stats.faces[5] == 1 and stats.faces[4] == 0  # 6-3, not 5-3
+
+
+def test_confident_misread_is_flagged_and_confirm_sets_the_dice_right():
+    st, black = _at_black_roll(conf=1.0, roll=(5, 3))
+    moved = resolve(black, (6, 3), "24/18 13/10").result  # the dice really showed 6-3
+    st, evs, _say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ILLEGAL
+    flag = next(e for e in evs if isinstance(e, IllegalFlagged))
+    assert any("fits 6-3" in r for r in flag.reasons)
+    res = step(st, Press(10, "confirm"))
+    assert [type(e) for e in res.events] == [Reread, Moved]
+    mv = res.events[1]
+    assert isinstance(mv, Moved) and mv.dice == (6, 3) and not mv.illegal
+    assert mv.play == "24/18 13/10"
+    assert res.state.mode is Mode.TO_ROLL
+
+
+def test_unsure_misread_asks_instead_of_flagging():
+    st, black = _at_black_roll(conf=0.5, roll=(5, 3))
+    moved = resolve(black, (6, 3), "24/18 13/10").result
+    st, evs, _say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK
+    assert not any(isinstance(e, IllegalFlagged) for e in evs)
+    assert st.message[0] == "dice 6-3?"
+    res = step(st, Press(10, "confirm"))
+    assert [type(e) for e in res.events] == [Reread, Moved]
+
+
+def test_a_wrong_move_that_fits_no_roll_is_plainly_illegal():
+    st, black = _at_black_roll(conf=0.5, roll=(5, 3))
+    signed = list(black.signed())
+    signed[11] += 1  # one black checker 13/12: no roll plays just one pip here
+    signed[12] -= 1
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(signed))
+    assert st.mode is Mode.ILLEGAL and st.verdict is not None and st.verdict.reroll is None
+    assert any(isinstance(e, IllegalFlagged) for e in evs)
+    res = step(st, Press(10, "confirm"))  # condoned: kept as played, the roll unchanged
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.illegal and mv.dice == (5, 3)
+
+
+def test_opening_roll_misread_fixed_by_confirm():
+    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
+    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(4, 1, 0.6)))
+    moved = resolve(START, (3, 1), "8/5 6/5").result  # it was 3-1
+    st, _, _ = _feed(st, 4, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK and st.message[0] == "dice 3-1?"
+    res = step(st, Press(6, "confirm"))
+    opening = [e for e in res.events if isinstance(e, OpeningRoll)]
+    assert opening == [OpeningRoll(white=3, black=1)]
+    assert [e.play for e in res.events if isinstance(e, Moved)] == ["8/5 6/5"]
