@@ -48,9 +48,11 @@ def test_sigkill_mid_match_then_restart_finishes_the_same_match(tmp_path: Path,
     child.wait(timeout=10)
     journals = list((tmp_path / "records").glob("*/match.jsonl"))
     assert len(journals) == 1
-    # restart: the table is played again from the start; the referee, resumed from the
-    # journal, waits until the board shows the position it knows, then goes on
-    done = subprocess.run([sys.executable, str(HERE / "service_child.py"), str(cfg), "0"],
+    # restart: the table goes on from the board as it stands (the scene after the last play
+    # in the journal); the referee, resumed from the journal, waits until the board shows
+    # the position it knows, then goes on
+    done = subprocess.run([sys.executable, str(HERE / "service_child.py"), str(cfg), "0",
+                           "--resume"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "resumed" in done.stdout
