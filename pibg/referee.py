@@ -295,7 +295,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
             out.say.append("board matches again")
             st = replace(st, mode=st.resume or Mode.TO_ROLL, resume=None, verdict=None)
             return _on_stable(st, obs, out)
-        return _show_resync(st, obs)
+        return _resync_seen(st, obs, out)
     if mode is Mode.TO_ROLL:
         return _to_roll(st, obs, out)
     if mode is Mode.DOUBLED:
@@ -378,6 +378,10 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         if st.mode is not Mode.TO_ROLL:
             return st
         out.say.append("the board differs from the known position: restore it")
+        roll = _flat_roll(obs)
+        if isinstance(roll, Dice):  # the throw stands: the board is put right, then moved
+            st = _take_roll(st, roll, obs, out)
+            return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
         return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL), obs)
     st = _cube_seen(st, obs, out)
     if st.mode is not Mode.TO_ROLL:
@@ -388,6 +392,14 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK)
     if not isinstance(roll, Dice):
         return replace(st, message=(f"{_name(st, player)} to roll",))
+    return _take_roll(st, roll, obs, out)
+
+
+def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
+    """Record the throw on the board; the player on turn moves next."""
+    g = st.match.game
+    assert g is not None
+    player = g.turn
     st = _record(st, Rolled(player=player.label, dice=(roll.a, roll.b)), out)
     if not legal_plays(g.position, roll):
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}: no legal move")
@@ -397,6 +409,28 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         msg = (f"{_name(st, player)} {roll.high}-{roll.low}",)
     return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg,
                    roll_confidence=_roll_confidence(obs))
+
+
+def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    """A board that still differs from the known position while resyncing.
+
+    A throw seen meanwhile is recorded (the dice stand even if a checker was knocked off);
+    once the dice are lifted, a board that is a clear legal play of that throw from the
+    known position is taken: the difference was put right, or was a misreading."""
+    g = st.match.game
+    assert g is not None
+    roll = _flat_roll(obs)
+    if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL and isinstance(roll, Dice):
+        st = _take_roll(st, roll, obs, out)
+        return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
+    if (st.resume is Mode.MOVING and roll is None and st.dice is not None
+            and g.phase is Phase.MOVE and not st.opening):
+        v = judge(g.position, st.dice, obs, st.config.judge)
+        if v.outcome in (Outcome.PLAY, Outcome.PASS):
+            out.say.append("the board fits the known position and the throw: going on")
+            st = replace(st, mode=Mode.MOVING, resume=None, verdict=None)
+            return _apply_verdict(st, g.position, v, out)
+    return _show_resync(st, obs)
 
 
 def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:

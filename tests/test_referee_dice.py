@@ -110,3 +110,46 @@ def test_opening_roll_misread_fixed_by_confirm():
     opening = [e for e in res.events if isinstance(e, OpeningRoll)]
     assert opening == [OpeningRoll(white=3, black=1)]
     assert [e.play for e in res.events if isinstance(e, Moved)] == ["8/5 6/5"]
+
+
+def test_board_misread_at_the_throw_does_not_lose_the_turn():
+    """The frame with the dice down misreads a point: the throw is recorded and the board
+    asked for; when the dice are lifted on a legal play of it, the play is taken."""
+    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
+    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
+    after = resolve(START, (3, 1), "8/5 6/5").result
+    st, _, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
+    black = after.with_turn(Color.BLACK)
+    misread = list(black.signed())
+    misread[5] -= 1  # White's 6-point read one short, with the dice down
+    st, evs, _ = _feed(st, 6, BoardObservation.exact(misread, dice=_dice(6, 4)))
+    assert st.mode is Mode.RESYNC
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(6, 4)]
+    moved = resolve(black, (6, 4), "24/14").result
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
+    assert st.mode is Mode.TO_ROLL
+
+
+def test_knocked_checker_left_off_is_not_taken_for_a_play():
+    """A real knock at the throw: the play is taken only once the knocked checker is back."""
+    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
+    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
+    after = resolve(START, (3, 1), "8/5 6/5").result
+    st, _, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
+    black = after.with_turn(Color.BLACK)
+
+    def knocked(signed):
+        out = list(signed)
+        out[7], out[8] = out[7] - 1, out[8] + 1  # a White checker pushed from 8 to 9
+        return out
+
+    st, _, _ = _feed(st, 6, BoardObservation.exact(knocked(black.signed()), dice=_dice(6, 4)))
+    assert st.mode is Mode.RESYNC
+    moved = resolve(black, (6, 4), "24/14").result
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(knocked(moved.signed())))
+    assert st.mode is Mode.RESYNC and not any(isinstance(e, Moved) for e in evs)
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
