@@ -369,6 +369,7 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     """
     from pibg.config import load_config
     from pibg.hw.rig import Rig
+    from pibg.vision.motion import MotionDetector
     from pibg.vision.pipeline import Vision
 
     cfg = load_config(config_path)
@@ -380,6 +381,7 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     settings = cfg.match.to_settings()
     referee_cfg = RefereeConfig(stable_seconds=cfg.vision.stable_seconds)
     make_rig = rig_factory or Rig
+    motion = MotionDetector()
     controls: list[str] = []
     recalibrated: list[Any] = []
     with make_rig(cfg, buttons=buttons, pico=pico) as rig:
@@ -397,7 +399,7 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
                     step = _feed(session, Tick(now), printer)
                 else:
                     frames += 1
-                    obs = vision.observe(frame)
+                    obs = _read(vision, motion, frame)
                     step = _feed(session, Frame(now, obs), printer)
                 presses = [Press(ev.at, ev.referee_button, ev.long) for ev in rig.button_events()]
                 while controls:
@@ -433,6 +435,16 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
                 web.close()
             _finish(session, printer)
     return 0
+
+
+def _read(vision: Any, motion: Any, frame: Any) -> BoardObservation:
+    """A camera frame read by vision, unless things are moving over the board: then the
+    frame is not read at all (it could not be judged, and the Pi's time is better spent).
+    A hand resting still is left to vision, which reports it from the board itself."""
+    if isinstance(frame, np.ndarray) and motion.update(frame) == "moving":
+        return BoardObservation.unreadable("something is moving over the board")
+    obs: BoardObservation = vision.observe(frame)
+    return obs
 
 
 def _finish(session: Session, printer: Printer) -> None:

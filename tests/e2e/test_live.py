@@ -105,3 +105,30 @@ def test_killed_and_restarted_service_finishes_the_match(tmp_path: Path):
     got = [(e.player, e.position_id) for e in effective_events(mat) if isinstance(e, Moved)]
     assert got == want
     assert shown and any(line.startswith("erin") for e in shown for line in e.display)
+
+
+def test_frames_taken_while_things_move_are_not_read(tmp_path: Path):
+    """The live loop reads a camera frame only once the view has been still for a few
+    frames; frames of a moving hand never reach vision (nor the referee as a reading)."""
+    import numpy as np
+
+    from pibg.position import Position
+
+    still = np.full((96, 128, 3), 90, np.uint8)
+    rng = np.random.default_rng(1)
+    moving = [rng.integers(0, 255, (96, 128, 3), dtype=np.uint8) for _ in range(4)]
+    frames = [still] * 5 + moving + [still] * 5
+    read: list[int] = []
+
+    class CountingVision:
+        calibration = None
+
+        def observe(self, frame):
+            read.append(int(frame.mean()))
+            return observe_exact(Scene.of("start", Position.start()))
+
+    run(_config(tmp_path), printer=lambda _l: None, vision_factory=lambda _p: CountingVision(),
+        rig_factory=lambda *_a, **_k: FakeRig(frames, []))
+    # the first 2 still frames settle the detector (3 quiet frames in a row), 3 are read;
+    # the 4 moving frames are not, nor the 3 still frames after them that settle it again
+    assert read == [90] * 3 + [90] * 2
