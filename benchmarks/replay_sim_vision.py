@@ -18,23 +18,26 @@ from pathlib import Path
 
 from pibg.app import open_replay_source, replay
 from pibg.events import IllegalFlagged, Moved
-from pibg.match import effective_events
+from pibg.match import color_of, effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
-from pibg.script import Mishaps
+from pibg.position import Color, Position
+from pibg.script import Mishaps, Scene, table_script
 
 GOLDEN = Path(__file__).resolve().parent.parent.parent / "shared" / "golden" / "matches"
 
 
-def one(args: tuple[str, int, str, int]) -> tuple[str, int, int, int, bool, int, float]:
+def one(args: tuple[str, int, str, int]) -> dict[str, object]:
     path, seed, style, views = args
     t0 = time.perf_counter()
     source_events = read_mat(path)
     want = [(e.player, e.position_id) for e in effective_events(source_events)
             if isinstance(e, Moved)]
-    src, settings, corners = open_replay_source(
-        f"sim:{path}", style=style, views=views,
-        mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed))
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed)
+    planted = {(a.points, a.bar) for a in table_script(source_events, mishaps)
+               if isinstance(a, Scene) and a.kind == "illegal"}
+    src, settings, corners = open_replay_source(f"sim:{path}", style=style, views=views,
+                                                mishaps=mishaps)
     assert settings is not None
     with tempfile.TemporaryDirectory() as tmp:
         res = replay(src, Path(tmp), settings, corners=corners)
@@ -46,8 +49,14 @@ def one(args: tuple[str, int, str, int]) -> tuple[str, int, int, int, bool, int,
             break
         agree += 1
     same = got == want and res.state.match.score == replay_match(source_events).score
-    flagged = sum(isinstance(e, IllegalFlagged) for e in res.state.events)
-    return Path(path).name, len(want), agree, res.frames, same, flagged, time.perf_counter() - t0
+    flags = set()
+    for e in res.state.events:
+        if isinstance(e, IllegalFlagged) and e.seen_position_id:
+            pos = Position.from_id(e.seen_position_id, color_of(e.player))
+            flags.add((pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))))
+    return {"name": Path(path).name, "plays": len(want), "agree": agree, "frames": res.frames,
+            "same": same, "planted": len(planted), "caught": len(planted & flags),
+            "false": len(flags - planted), "secs": time.perf_counter() - t0}
 
 
 def main() -> None:
@@ -67,17 +76,20 @@ def main() -> None:
         rows = list(pool.map(one, [(str(p), args.first + i, args.style, args.views)
                                    for i, p in enumerate(files)]))
     print(f"style {args.style}, {len(rows)} golden matches, {args.views} frame(s) a scene\n")
-    print("| match | plays | recorded right, in order | frames | identical | flags | s |")
-    print("|---|---|---|---|---|---|---|")
-    for name, n, agree, frames, same, flagged, secs in rows:
-        print(f"| {name} | {n} | {agree} | {frames} | {'yes' if same else 'no'} | {flagged} "
-              f"| {secs:.0f} |")
-    ok = sum(r[4] for r in rows)
-    plays = sum(r[1] for r in rows)
-    right = sum(r[2] for r in rows)
-    print(f"\n{ok} of {len(rows)} matches identical; {right} of {plays} plays recorded right "
-          f"before a first disagreement")
-
+    print("| match | plays | recorded right, in order | frames | identical | planted illegal "
+          "| flagged | other boards flagged | s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['name']} | {r['plays']} | {r['agree']} | {r['frames']} | "
+              f"{'yes' if r['same'] else 'no'} | {r['planted']} | {r['caught']} | {r['false']} "
+              f"| {r['secs']:.0f} |")
+    keys = ("same", "plays", "agree", "planted", "caught", "false")
+    total = {k: sum(int(str(r[k]) == "True") if k == "same" else int(str(r[k])) for r in rows)
+             for k in keys}
+    print(f"\n{total['same']} of {len(rows)} matches identical; {total['agree']} of "
+          f"{total['plays']} plays recorded right before a first disagreement; "
+          f"{total['caught']} of {total['planted']} planted illegal moves flagged; "
+          f"{total['false']} other boards flagged illegal")
 
 if __name__ == "__main__":
     main()
