@@ -27,15 +27,20 @@ def _dice(a, b, conf=1.0):
     return (DieRead(a, 700, 480, True, conf), DieRead(b, 780, 480, True, conf))
 
 
-def _at_black_roll(conf: float = 1.0, roll=(5, 3)):
-    """White opened 3-1 (8/5 6/5); Black's roll lies on the board, read as ``roll``."""
+def _after_opening():
+    """White opened 3-1 (8/5 6/5); Black to roll."""
     st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
     st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
     st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
     after = resolve(START, (3, 1), "8/5 6/5").result
     st, evs, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
     assert [e.play for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
-    black = after.with_turn(Color.BLACK)
+    return st, after.with_turn(Color.BLACK)
+
+
+def _at_black_roll(conf: float = 1.0, roll=(5, 3)):
+    """White opened 3-1 (8/5 6/5); Black's roll lies on the board, read as ``roll``."""
+    st, black = _after_opening()
     st, evs, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=_dice(*roll, conf)))
     assert any(isinstance(e, Rolled) and e.dice == roll for e in evs)
     return st, black
@@ -115,12 +120,7 @@ def test_opening_roll_misread_fixed_by_confirm():
 def test_board_misread_at_the_throw_does_not_lose_the_turn():
     """The frame with the dice down misreads a point: the throw is recorded and the board
     asked for; when the dice are lifted on a legal play of it, the play is taken."""
-    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
-    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
-    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
-    after = resolve(START, (3, 1), "8/5 6/5").result
-    st, _, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
-    black = after.with_turn(Color.BLACK)
+    st, black = _after_opening()
     misread = list(black.signed())
     misread[5] -= 1  # White's 6-point read one short, with the dice down
     st, evs, _ = _feed(st, 6, BoardObservation.exact(misread, dice=_dice(6, 4)))
@@ -134,12 +134,7 @@ def test_board_misread_at_the_throw_does_not_lose_the_turn():
 
 def test_knocked_checker_left_off_is_not_taken_for_a_play():
     """A real knock at the throw: the play is taken only once the knocked checker is back."""
-    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
-    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
-    st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
-    after = resolve(START, (3, 1), "8/5 6/5").result
-    st, _, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
-    black = after.with_turn(Color.BLACK)
+    st, black = _after_opening()
 
     def knocked(signed):
         out = list(signed)
