@@ -145,6 +145,7 @@ class Held:
     image: np.ndarray[Any, Any]
     name: str
     more: tuple[np.ndarray[Any, Any], ...] = ()
+    truth: Any = None  # what the frame shows, when known (a sim scene)
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", vi
                          a.cube_owner,  # type: ignore[arg-type]
                          a.hand, seed=i, style=style)  # type: ignore[arg-type]
         more = tuple(render(replace(scene, seed=100_000 + 16 * i + k)) for k in range(1, views))
-        yield Held(render(scene), f"{i:04d}-{a.kind}", more)
+        yield Held(render(scene), f"{i:04d}-{a.kind}", more, a)
 
 
 def demo_events() -> list[Event]:
@@ -248,12 +249,15 @@ def replay(
     stable_seconds: float = 1.0,
     printer: Printer | None = None,
     observe: Callable[[np.ndarray[Any, Any]], BoardObservation] | None = None,
+    respond: Callable[[referee.RefereeState, Any], list[ButtonPress]] | None = None,
 ) -> ReplayResult:
     """Referee a recorded source end to end and write the journal, .mat and .sgf.
 
     Held images (an image folder) are each shown for the stability window; timed frames (a
     video) at their own times. With no ``calibration``, the first frame must show the
     starting position and calibrates the run (``corners`` found automatically if not given).
+    ``respond`` plays the people at the table: after each held frame it is given the
+    referee's state and the frame's ``truth`` and returns the buttons they press.
     """
     cfg = RefereeConfig(stable_seconds=stable_seconds)
     frames = 0
@@ -277,6 +281,10 @@ def replay(
                                        observe(image)))
                 session.feed(Tick(t + stable_seconds + 0.01))
                 t += stable_seconds + 0.5
+                if respond is not None and item.truth is not None:
+                    for press in respond(session.state, item.truth):
+                        t += 0.5
+                        session.feed(Press(t, press.button, press.long))
             else:
                 t = item.t
                 session.feed(Frame(t, obs))

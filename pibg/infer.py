@@ -159,33 +159,40 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
     return Verdict(Outcome.ILLEGAL, seen=seen, reasons=reasons, points=white_pts, score=best)
 
 
-def other_roll(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
-               config: JudgeConfig | None = None, *, doubles: bool = True
-               ) -> tuple[Dice, Play] | None:
+def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: BoardObservation,
+               config: JudgeConfig | None = None, *, doubles: bool = True,
+               sure_die: int | None = None) -> tuple[Dice, Play] | None:
     """The one other roll with a legal play that clearly explains ``obs``, if there is one.
 
     When a board fits no legal play of the roll read, a misread die is as likely as a wrong
     move: this finds the roll the board does fit. Rolls that keep one of the read dice (one
-    die misread) come first; among them the best must beat the rest by the ambiguity margin.
-    ``doubles=False`` leaves doubles out (an opening roll is never one).
+    die misread) come first, those that keep ``sure_die`` (the die vision was surer of) before
+    all; among them the best must beat the rest by the ambiguity margin, unless the rest
+    make the very same play (then only the throw is unsure, and the best is offered).
+    ``doubles=False`` leaves doubles out (an opening roll is never one). With ``dice`` None
+    every roll is tried alike (a move made with dice nobody saw).
     """
     cfg = config or JudgeConfig()
-    read = Dice.of(dice)
-    found: list[tuple[bool, float, Dice, Play]] = []
+    read = Dice.of(dice) if dice is not None else None
+    found: list[tuple[bool, bool, float, Dice, Play]] = []
     for hi in range(1, 7):
         for lo in range(1, hi + 1):
             roll = Dice(hi, lo)
-            if (roll.high, roll.low) == (read.high, read.low) or (hi == lo and not doubles):
+            if hi == lo and not doubles:
+                continue
+            if read is not None and (roll.high, roll.low) == (read.high, read.low):
                 continue
             v = judge(position, roll, obs, cfg)
             if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves:
-                shares = bool({hi, lo} & {read.a, read.b})
-                found.append((shares, v.score, roll, v.play))
+                shares = read is not None and bool({hi, lo} & {read.a, read.b})
+                keeps = sure_die is not None and sure_die in (hi, lo)
+                found.append((keeps, shares, v.score, roll, v.play))
     if not found:
         return None
-    found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    found.sort(key=lambda f: (f[0], f[1], f[2]), reverse=True)
     best = found[0]
-    rivals = [f for f in found[1:] if f[0] == best[0] and best[1] - f[1] < cfg.ambiguity_margin]
-    if rivals:  # two rolls fit about as well: which was thrown cannot be told
-        return None
-    return best[2], best[3]
+    rivals = [f for f in found[1:]
+              if f[:2] == best[:2] and best[2] - f[2] < cfg.ambiguity_margin]
+    if any(f[4].result != best[4].result for f in rivals):
+        return None  # two throws fit about as well with different plays: cannot be told
+    return best[3], best[4]

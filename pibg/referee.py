@@ -138,6 +138,8 @@ class RefereeState:
     config: RefereeConfig = field(default_factory=RefereeConfig)
     dice: Dice | None = None
     roll_confidence: float = 1.0  # how sure vision was of the dice (the least sure die)
+    glimpsed: Dice | None = None  # dice seen but not taken (a die read as cocked)
+    sure_die: int | None = None  # the value of the die vision read surest, if it was unsure
     opening: bool = False  # the roll being played is the opening roll (mover not yet known)
     pending: Pending | None = None  # the readings of the still board now in view
     signature: _Sig | None = None
@@ -334,6 +336,14 @@ def _roll_confidence(obs: BoardObservation) -> float:
     return min((d.confidence for d in obs.dice), default=1.0)
 
 
+def _sure_die(obs: BoardObservation) -> int | None:
+    """The die read with clearly more confidence than the other, if one was."""
+    if len(obs.dice) != 2:
+        return None
+    a, b = sorted(obs.dice, key=lambda d: -d.confidence)
+    return a.value if a.confidence > b.confidence + 0.2 else None
+
+
 def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
     g = st.match.game
     assert g is not None and st.dice is not None
@@ -345,7 +355,7 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
         st = _record(st, Reread(player=g.turn.label, dice=(roll.a, roll.b)), out)
     out.say.append(f"dice read again: {roll.high}-{roll.low}, not {old}")
     return replace(st, dice=roll, message=(f"dice: {roll.high}-{roll.low}",),
-                   roll_confidence=_roll_confidence(obs))
+                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs))
 
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -365,7 +375,7 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         return replace(st, message=("tie: roll again",))
     out.say.append(f"opening roll {roll.high}-{roll.low}: the higher die moves")
     return replace(st, mode=Mode.MOVING, dice=roll, opening=True,
-                   roll_confidence=_roll_confidence(obs),
+                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs),
                    message=(f"opening {roll.high}-{roll.low}", "higher die moves"))
 
 
@@ -377,22 +387,42 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         st = _cube_seen(st, obs, out)
         if st.mode is not Mode.TO_ROLL:
             return st
+        asked = _played_glimpsed(st, obs, out)
+        if asked is not None:
+            return asked
         out.say.append("the board differs from the known position: restore it")
-        roll = _flat_roll(obs)
-        if isinstance(roll, Dice):  # the throw stands: the board is put right, then moved
-            st = _take_roll(st, roll, obs, out)
-            return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
-        return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL), obs)
+        st = replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL)
+        return _resync_seen(st, obs, out)
     st = _cube_seen(st, obs, out)
     if st.mode is not Mode.TO_ROLL:
         return st
     roll = _flat_roll(obs)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
-        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK)
+        glimpsed = Dice(obs.dice[0].value, obs.dice[1].value) if len(obs.dice) == 2 else None
+        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
+                       glimpsed=glimpsed)
     if not isinstance(roll, Dice):
         return replace(st, message=(f"{_name(st, player)} to roll",))
     return _take_roll(st, roll, obs, out)
+
+
+def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
+                     ) -> RefereeState | None:
+    """The board, dice lifted, is a clear legal play of dice seen but not taken (a die read
+    as cocked, and the player went on): ask whether that was the throw."""
+    g = st.match.game
+    if st.glimpsed is None or g is None or g.phase is not Phase.ROLL or obs.dice:
+        return None
+    v = judge(g.position, st.glimpsed, obs, st.config.judge)
+    if v.outcome is not Outcome.PLAY or v.play is None:
+        return None
+    roll = st.glimpsed
+    out.say.append(f"{_name(st, g.turn)} played {roll.high}-{roll.low} ({v.play}) with a die "
+                   "read as cocked: press confirm if the dice lay flat")
+    v = Verdict(Outcome.ILLEGAL, play=v.play, reroll=roll, points=(), score=v.score)
+    return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
+                   message=(f"played {roll.high}-{roll.low}?", str(v.play), "confirm = yes"))
 
 
 def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -408,7 +438,8 @@ def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
         msg = (f"{_name(st, player)} {roll.high}-{roll.low}",)
     return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg,
-                   roll_confidence=_roll_confidence(obs))
+                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs),
+                   glimpsed=None)
 
 
 def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -416,13 +447,21 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
 
     A throw seen meanwhile is recorded (the dice stand even if a checker was knocked off);
     once the dice are lifted, a board that is a clear legal play of that throw from the
-    known position is taken: the difference was put right, or was a misreading."""
+    known position is taken: the difference was put right, or was a misreading. A board
+    that is a legal play of dice read as cocked is asked about."""
     g = st.match.game
     assert g is not None
     roll = _flat_roll(obs)
-    if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL and isinstance(roll, Dice):
-        st = _take_roll(st, roll, obs, out)
-        return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
+    if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL:
+        asked = _played_glimpsed(st, obs, out)
+        if asked is not None:
+            return asked
+        # dice on a board the player on turn has not moved (a knock, a misreading): the
+        # throw stands. On a board that is a play from the known position, they are the
+        # opponent's dice after a move that was not seen: not this player's.
+        if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge) is None:
+            st = _take_roll(st, roll, obs, out)
+            return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
     if (st.resume is Mode.MOVING and roll is None and st.dice is not None
             and g.phase is Phase.MOVE and not st.opening):
         v = judge(g.position, st.dice, obs, st.config.judge)
@@ -474,14 +513,16 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
         return _judge_opening(st, obs, out)
     verdict = judge(g.position, st.dice, obs, st.config.judge)
     if verdict.outcome is Outcome.ILLEGAL:
-        verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge)
+        verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
+                               sure_die=st.sure_die)
     return _apply_verdict(st, g.position, verdict, out)
 
 
 def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation,
-                 cfg: JudgeConfig, doubles: bool = True) -> Verdict:
+                 cfg: JudgeConfig, doubles: bool = True, sure_die: int | None = None
+                 ) -> Verdict:
     """An illegal verdict that also says which other roll the board fits, if exactly one."""
-    alt = other_roll(before, dice, obs, cfg, doubles=doubles)
+    alt = other_roll(before, dice, obs, cfg, doubles=doubles, sure_die=sure_die)
     if alt is None:
         return v
     roll, play = alt
@@ -501,7 +542,8 @@ def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> Refere
     high, low = st.dice.high, st.dice.low
     verdict = dict(verdicts)[mover]
     if not plays:
-        alts = [(c, _with_reroll(v, Position.start(c), st.dice, obs, st.config.judge, False))
+        alts = [(c, _with_reroll(v, Position.start(c), st.dice, obs, st.config.judge, False,
+                                 st.sure_die))
                 for c, v in verdicts if v.outcome is Outcome.ILLEGAL]
         alts = [(c, v) for c, v in alts if v.reroll is not None]
         if len(alts) == 1:
@@ -649,6 +691,8 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
         out.say.append(f"position set up by hand: {seen.position_id()}, {turn.label} to roll")
         return replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None,
                        message=(f"{_name(st, turn)} to roll",))
+    if st.mode is Mode.RESYNC and g is not None:
+        return _board_as_known(st, out)
     if (st.mode in (Mode.ILLEGAL, Mode.ASK) and st.verdict is not None
             and st.verdict.reroll is not None and st.verdict.play is not None):
         return _accept_reroll(st, st.verdict.reroll, st.verdict.play, out)
@@ -680,6 +724,22 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
     return st
 
 
+def _board_as_known(st: RefereeState, out: _Out) -> RefereeState:
+    """Confirm while resyncing: the players say the board is the position shown (the camera
+    misread it); go on from there, taking a throw that lies on it."""
+    out.say.append("the board is as shown: going on")
+    st = replace(st, mode=st.resume or Mode.TO_ROLL, resume=None, verdict=None)
+    obs = st.last_obs
+    if st.mode is Mode.TO_ROLL:
+        roll = _flat_roll(obs) if obs is not None else None
+        if obs is not None and isinstance(roll, Dice):
+            return _take_roll(st, roll, obs, out)
+        g = st.match.game
+        assert g is not None
+        return replace(st, message=(f"{_name(st, g.turn)} to roll",))
+    return replace(st, message=("go on",))
+
+
 def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> RefereeState:
     """Confirmed: the dice were misread; ``play`` of ``roll`` is what was played."""
     g = st.match.game
@@ -690,10 +750,14 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> Refer
         white, black = (roll.high, roll.low) if mover is Color.WHITE else (roll.low, roll.high)
         st = _record(st, OpeningRoll(white=white, black=black), out)
         before = Position.start(mover)
+    elif g.phase is Phase.ROLL:  # the throw was never taken (a die read as cocked)
+        st = _record(st, Rolled(player=mover.label, dice=(roll.a, roll.b)), out)
+        before = g.position
     else:
         st = _record(st, Reread(player=mover.label, dice=(roll.a, roll.b)), out)
         before = g.position
-    st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None)
+    st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=None,
+                 resume=None)
     return _apply_verdict(st, before, Verdict(Outcome.PLAY, play=play), out)
 
 
@@ -775,7 +839,7 @@ def _show_resync(st: RefereeState, obs: BoardObservation) -> RefereeState:
     seen = seen_position(obs, g.turn)
     pts = differing_points(g.position, seen) if seen is not None else ()
     return replace(st, verdict=Verdict(Outcome.ILLEGAL, seen=seen, points=pts),
-                   message=("board differs:", "restore lit points", "long confirm=accept"))
+                   message=("restore lit points", "confirm: board right", "hold: take as new"))
 
 
 def render(st: RefereeState) -> Effects:

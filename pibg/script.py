@@ -31,7 +31,16 @@ from pibg.match import MatchState, apply, effective_events
 from pibg.moves import Dice
 from pibg.observation import BoardObservation, CubeRead, DieRead
 from pibg.position import Color, Position
-from pibg.referee import Frame, Press, RefereeConfig, RefereeState, Step, new_match, step
+from pibg.referee import (
+    Frame,
+    Mode,
+    Press,
+    RefereeConfig,
+    RefereeState,
+    Step,
+    new_match,
+    step,
+)
 from pibg.rules import explain_result, legal_plays
 
 
@@ -49,6 +58,8 @@ class Scene:
     cube_owner: str = "center"
     hand: bool = False
     note: str = ""
+    roll: tuple[int, int] | None = None  # the throw being played (moved, illegal scenes)
+    mover: str | None = None  # who plays it
 
     @classmethod
     def of(cls, kind: str, pos: Position, **kw: object) -> Scene:
@@ -159,7 +170,7 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
                     cv, co = _cube(before)
                     out.append(Scene.of("bump", bumped, cube_value=cv, cube_owner=co,
                                         note="a checker knocked off its point"))
-            out.append(_roll_scene(before, g0.position, ev.dice, mis, rng, out))
+            out.append(_roll_scene(before, g0.position, ev.dice, mis, rng, out, ev.player))
         elif isinstance(ev, Moved):
             assert g0 is not None and g0.dice is not None
             cv, co = _cube(before)
@@ -172,8 +183,10 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
                 bad = illegal_variant(pos_before, g0.dice, rng)
                 if bad is not None:
                     out.append(Scene.of("illegal", bad, cube_value=cv, cube_owner=co,
-                                        note="an illegal move, then put right"))
-            out.append(Scene.of("moved", after, cube_value=cv, cube_owner=co))
+                                        note="an illegal move, then put right",
+                                        roll=(g0.dice.a, g0.dice.b), mover=ev.player))
+            out.append(Scene.of("moved", after, cube_value=cv, cube_owner=co,
+                                roll=(int(ev.dice[0]), int(ev.dice[1])), mover=ev.player))
         elif isinstance(ev, Doubled):
             pending_double = ev
         elif isinstance(ev, Took) and pending_double is not None:
@@ -192,13 +205,14 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
 
 
 def _roll_scene(state: MatchState, pos: Position, dice: tuple[int, int] | Sequence[int],
-                mis: Mishaps, rng: random.Random, out: list[Action]) -> Scene:
+                mis: Mishaps, rng: random.Random, out: list[Action],
+                mover: str | None = None) -> Scene:
     cv, co = _cube(state)
     d = (int(dice[0]), int(dice[1]))
     if mis.cocked and rng.random() < mis.cocked:
         out.append(Scene.of("cocked", pos, dice=d, cocked=True, cube_value=cv, cube_owner=co))
         out.append(Scene.of("roll", pos, cube_value=cv, cube_owner=co, note="picked up"))
-    return Scene.of("roll", pos, dice=d, cube_value=cv, cube_owner=co)
+    return Scene.of("roll", pos, dice=d, cube_value=cv, cube_owner=co, mover=mover)
 
 
 def observe_exact(scene: Scene) -> BoardObservation:
@@ -244,3 +258,42 @@ def drive(actions: Iterable[Action], settings: MatchSettings,
                 on_step(res)
         t += cfg.stable_seconds + 0.5
     return st
+
+
+def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
+    """What players who watch the display press after ``scene`` (they know the truth).
+
+    Only the answers a player can give by looking: "yes" when the referee asks whether the
+    dice showed what they did and the board is that play ("dice 6-3?", "played 6-3?"), or
+    which of two plays was made; "the board is right" when it asks for the position it
+    knows and the board already is that position; "undo" when the display shows this turn's
+    play recorded with dice that were not thrown. Nothing else: a misread that is flagged
+    illegal stays flagged (condoning it would record the misreading).
+    """
+    g = state.match.game
+    if g is None:
+        return []
+    if scene.roll is not None and scene.mover is not None and state.mode not in (
+            Mode.GAME_OVER, Mode.MATCH_OVER):  # a game's last throw: the score stands
+        played = [e for e in effective_events(state.events) if isinstance(e, (Moved, Rolled))]
+        last = played[-1] if played else None
+        if (isinstance(last, Moved) and last.player == scene.mover and not last.illegal
+                and last.play and sorted(last.dice) != sorted(scene.roll)):
+            return [ButtonPress("undo")]
+    truth = (scene.points, scene.bar)
+
+    def shows(pos: Position) -> bool:
+        return (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))) == truth
+
+    v = state.verdict
+    if state.mode in (Mode.ASK, Mode.ILLEGAL) and v is not None:
+        if v.reroll is not None and v.play is not None and scene.roll is not None:
+            thrown = Dice.of(scene.roll)
+            if ((v.reroll.high, v.reroll.low) == (thrown.high, thrown.low)
+                    and shows(v.play.result)):
+                return [ButtonPress("confirm")]
+        elif state.mode is Mode.ASK and v.candidates and shows(v.candidates[0].result):
+            return [ButtonPress("confirm")]
+    if state.mode is Mode.RESYNC and not scene.hand and shows(g.position):
+        return [ButtonPress("confirm")]
+    return []

@@ -148,3 +148,41 @@ def test_knocked_checker_left_off_is_not_taken_for_a_play():
     assert st.mode is Mode.RESYNC and not any(isinstance(e, Moved) for e in evs)
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
     assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
+
+
+def test_die_read_as_cocked_then_played_is_asked_about():
+    st, black = _after_opening()
+    cocked = (DieRead(6, 700, 480, True), DieRead(3, 780, 480, False))
+    st, _, say = _feed(st, 6, BoardObservation.exact(black.signed(), dice=cocked))
+    assert any("roll again" in line for line in say)
+    moved = resolve(black, (6, 3), "24/18 13/10").result  # the player went on with 6-3
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK and st.message[0] == "played 6-3?"
+    assert not any(isinstance(e, Moved) for e in evs)
+    res = step(st, Press(10, "confirm"))
+    assert [type(e) for e in res.events] == [Rolled, Moved]
+    assert res.events[0] == Rolled("black", (6, 3))
+    assert res.state.mode is Mode.TO_ROLL
+
+
+def test_dice_after_an_unseen_move_are_not_taken_for_the_player_on_turn():
+    """Black moved while the camera saw nothing useful; White's dice then land. They must
+    not be recorded as Black's throw."""
+    st, black = _after_opening()
+    moved = resolve(black, (6, 3), "24/18 13/10").result
+    white = moved.with_turn(Color.WHITE)
+    st, evs, _ = _feed(st, 6, BoardObservation.exact(white.signed(), dice=_dice(4, 2)))
+    assert st.mode is Mode.RESYNC
+    assert not any(isinstance(e, Rolled) for e in evs)
+
+
+def test_confirm_while_resyncing_says_the_board_is_right():
+    st, black = _after_opening()
+    misread = list(black.signed())
+    misread[12] += 2  # Black's mid-point read as 3, not 5, with no dice down: resync
+    st, _, _ = _feed(st, 6, BoardObservation.exact(misread))
+    assert st.mode is Mode.RESYNC
+    st, _, _ = _feed(st, 8, BoardObservation.exact(misread, dice=_dice(6, 4)))
+    res = step(st, Press(10, "confirm"))
+    assert res.state.mode is Mode.MOVING
+    assert res.state.dice is not None and res.state.dice.high == 6
