@@ -53,6 +53,11 @@ class DiceConfig:
     blob_sigmas: tuple[float, ...] = (2.5, 3.5, 4.5)
     blob_min_response: float = 4.0
     blob_min_contrast: float = 10.0
+    #: Blob detector: most response peaks examined (the strongest).
+    blob_peaks: int = 18
+    #: With the die's edge known, a crop is read only if a spot lies this near its centre
+    #: (fraction of the edge).
+    spot_near: float = 0.5
     #: Least roundness of a pip (area / area of its enclosing circle).
     pip_roundness: float = 0.45
     #: Largest area ratio between the pips of one face.
@@ -84,7 +89,7 @@ class DiceConfig:
     #: Angle step (degrees) of the rotation search.
     angle_step: float = 3.0
     #: Most hole candidates considered at one level.
-    max_candidates: int = 9
+    max_candidates: int = 7
     #: Cost added for every pip-sized hole left unexplained inside the face ...
     unexplained_cost: float = 0.6
     #: ... that is, closer than this to the fitted centre (in grid steps; for a one, crop sides).
@@ -130,18 +135,29 @@ class DiceConfig:
     #: a checker's round), for any die and for a flat one.
     die_fill_min: float = 0.8
     flat_fill_min: float = 0.7
-    #: find_dice: pip scale (fraction of ``die_px``) of the spot detector that finds candidates,
-    #: the least spot response (grey levels), the most spots followed, and the mean-shift window
+    #: find_dice: pip scale (fraction of ``die_px``, at least ``pip_sigma_min`` px) of the spot
+    #: detector that finds candidates, the least spot response (determinant of the Hessian,
+    #: scale-normalised, grey levels squared) and the side of the window that sums spots
     #: (fraction of ``die_px``).
-    pip_sigma: float = 0.07
-    spot_min_response: float = 6.0
-    max_spots: int = 1000
+    pip_sigma: float = 0.08
+    pip_sigma_min: float = 0.9
+    spot_min_response: float = 20.0
+    window: float = 0.8
+    #: find_dice: a candidate moves to the centroid of the spots within this distance
+    #: (fraction of ``die_px``).
     shift_radius: float = 0.85
-    #: find_dice: most candidates read per image.
-    max_dice_candidates: int = 40
+    #: find_dice: least candidate score (spot response summed over the window, per pixel of
+    #: its side), and least share of the best candidate's score.
+    min_score: float = 18.0
+    min_score_share: float = 0.28
+    #: find_dice: most candidates read per image and die size.
+    max_dice_candidates: int = 5
     #: find_dice: a die's centre lies at least this far inside the image (fraction of
     #: ``die_px``): the view is cut at the playing surface's edge.
     edge_margin: float = 0.45
+    #: find_dice: a read whose pips centre this far from the crop's centre (fraction of
+    #: ``die_px``) is read again, centred.
+    recentre: float = 0.08
     #: find_dice: two detections closer than this (fraction of ``die_px``) are one die.
     merge_dist: float = 0.6
 

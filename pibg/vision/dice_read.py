@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from pibg.vision.dice_config import (
     DEFAULT_CONFIG,
@@ -43,6 +45,20 @@ def _variants(value: int, spreads: tuple[float, ...]) -> list[FloatArray]:
     return [lay * np.array([a, 1.0]) for a in spreads]
 
 
+@functools.lru_cache(maxsize=64)
+def _placed(value: int, spreads: tuple[float, ...], step_deg: float
+            ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Every variant of ``value``'s layout under every rotation: ``(V*A, n, 2)``, each row's
+    layout rms radius ``(V*A,)`` and its rotation's angle in degrees ``(V*A,)``."""
+    rot = _rotations(step_deg)
+    rows, rms, ang = [], [], []
+    for lay in _variants(value, spreads):
+        rows.append(np.einsum("aij,nj->ani", rot, lay))
+        rms.append(np.full(len(rot), math.sqrt(float((lay**2).sum(axis=1).mean()))))
+        ang.append(np.arange(len(rot)) * (180.0 / len(rot)))
+    return np.concatenate(rows), np.concatenate(rms), np.concatenate(ang)
+
+
 def _fit_layout(
     pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
 ) -> tuple[float, float, float]:
@@ -51,27 +67,37 @@ def _fit_layout(
     The residual is the mean distance from a point to its nearest layout pip, both ways,
     in units of the grid step.
     """
-    best = (9.0, 0.0, 0.0)
-    for lay in _variants(value, spreads):
-        fit = _fit_one(pts, lay, rot)
-        if fit[0] < best[0]:
-            best = fit
-    return best
-
-
-def _fit_one(pts: FloatArray, lay: FloatArray, rot: FloatArray) -> tuple[float, float, float]:
+    placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
+                                    180.0 / len(rot))
     q = pts - pts.mean(axis=0)
     rms_q = math.sqrt(float((q**2).sum(axis=1).mean()))
-    rms_l = math.sqrt(float((lay**2).sum(axis=1).mean()))
-    step = rms_q / rms_l
-    if step <= 1e-9:
+    if rms_q <= 1e-9:
         return 9.0, 0.0, 0.0
-    placed = step * np.einsum("aij,nj->ani", rot, lay)  # (A, n, 2)
-    d = np.linalg.norm(q[None, :, None, :] - placed[:, None, :, :], axis=-1)  # (A, n, n)
-    cost = d.min(axis=2).mean(axis=1) + d.min(axis=1).mean(axis=1)
+    step = rms_q / rms_l  # (R,)
+    diff = q[None, :, None, :] - step[:, None, None, None] * placed[:, None, :, :]
+    d = np.linalg.norm(diff, axis=-1)  # (R, n, n)
+    cost = (d.min(axis=2).mean(axis=1) + d.min(axis=1).mean(axis=1)) / 2.0 / step
     best = int(np.argmin(cost))
-    ang = best * (180.0 / len(rot))
-    return float(cost[best]) / 2.0 / step, step, ang
+    return float(cost[best]), float(step[best]), float(angles[best])
+
+
+def _fit_batch(
+    pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """:func:`_fit_layout` of many point sets at once: ``pts`` is ``(C, n, 2)``; returns the
+    residual, step and angle of each ``(C,)``."""
+    placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
+                                    180.0 / len(rot))
+    q = pts - pts.mean(axis=1, keepdims=True)
+    rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))  # (C,)
+    step = np.maximum(rms_q[:, None], 1e-9) / rms_l[None, :]  # (C, R)
+    diff = q[:, None, :, None, :] - step[:, :, None, None, None] * placed[None, :, None, :, :]
+    d = np.sqrt((diff * diff).sum(axis=-1))  # (C, R, n, n)
+    cost = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
+    best = cost.argmin(axis=1)
+    rows = np.arange(len(pts))
+    resid = np.where(rms_q > 1e-9, cost[rows, best], 9.0)
+    return resid, step[rows, best], angles[best]
 
 
 def _affine_aspect(pts: FloatArray, value: int, angle_deg: float) -> float:
@@ -178,6 +204,22 @@ def _holes(
     return out[: cfg.max_candidates], face_shape
 
 
+@functools.lru_cache(maxsize=32)
+def _radii(rw: int) -> FloatArray:
+    """Distances from the centre of a ``(2 rw + 1)``-square window."""
+    yy, xx = np.mgrid[-rw:rw + 1, -rw:rw + 1]
+    return np.asarray(np.hypot(yy, xx), dtype=np.float64)
+
+
+def _quantile(values: FloatArray, q: float) -> float:
+    """``np.quantile(values, q)`` (linear), cheaper on the few values of a pip's window."""
+    v = np.sort(values, axis=None)
+    pos = q * (len(v) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return float(v[lo] + (v[hi] - v[lo]) * (pos - lo))
+
+
 def _blobs(
     dist: FloatArray, cfg: DiceConfig
 ) -> list[tuple[float, float, float, float]]:
@@ -198,20 +240,22 @@ def _blobs(
         scale_of[better] = sigma
     peaks = (resp >= cv2.dilate(resp, np.ones((5, 5), np.uint8))) & (resp > cfg.blob_min_response)
     ys, xs = np.nonzero(peaks)
+    if len(ys) > cfg.blob_peaks:  # the strongest only: each costs a little
+        top = np.argsort(-resp[ys, xs], kind="stable")[: cfg.blob_peaks]
+        ys, xs = ys[top], xs[top]
     found: list[tuple[float, tuple[float, float, float, float]]] = []
     for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
         r = float(scale_of[y, x]) * math.sqrt(2.0)
         rw = math.ceil(2.2 * r)
         y0, y1, x0, x1 = max(0, y - rw), min(h, y + rw + 1), max(0, x - rw), min(w, x + rw + 1)
         win = dist[y0:y1, x0:x1]
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        rr = np.hypot(yy - y, xx - x)
+        rr = _radii(rw)[y0 - y + rw:y1 - y + rw, x0 - x + rw:x1 - x + rw]
         core = win[rr <= max(1.0, 0.5 * r)]
         ring = win[(rr >= 1.6 * r) & (rr <= 2.2 * r)]
         if core.size == 0 or ring.size < 6:
             continue
-        core_v = float(np.median(core))
-        ring_v = float(np.percentile(ring, 40))
+        core_v = _quantile(core, 0.5)
+        ring_v = _quantile(ring, 0.4)
         contrast = core_v - ring_v
         if contrast < cfg.blob_min_contrast:
             continue
@@ -260,36 +304,55 @@ def _explain(
     areas = np.array([h[2] for h in holes], dtype=np.float64)
     crop_area = size * size
     crop_side = 2.0 * max(centre) + 1.0
-    idx_all = range(len(holes))
+    n = len(holes)
     for value in range(1, 7):
-        if value > len(holes):
+        if value > n:
             break
+        # every subset of ``value`` holes, screened all at once on size and centring
+        subs = _combos(n, value)
+        a_all = areas[subs]  # (C, value)
+        c_all = xy[subs].mean(axis=1)  # (C, 2)
+        off_all = np.hypot(c_all[:, 0] - centre[0], c_all[:, 1] - centre[1]) / crop_side
+        if value == 1:
+            ok = ((a_all[:, 0] >= cfg.pip_area_min * crop_area)
+                  & (a_all[:, 0] <= cfg.one_area_max * crop_area)
+                  & (off_all <= cfg.one_offset_max))
+        else:
+            amin, amax = a_all.min(axis=1), a_all.max(axis=1)
+            ok = ((amin >= cfg.pip_area_min * crop_area) & (amax <= area_hi * crop_area)
+                  & (amax <= cfg.pip_size_ratio * amin) & (off_all <= cfg.centre_offset_max))
+            # the grid step (rms radius / the layout's) and the pips' size against it must
+            # fit for some variant of the layout: checked before the costly fit
+            _, rms_l, _ = _placed(value, cfg.six_spreads if value == 6 else (1.0,),
+                                  180.0 / len(rot))
+            lo_l, hi_l = float(rms_l.min()), float(rms_l.max())
+            q = xy[subs] - c_all[:, None, :]
+            rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))
+            pip_r = np.sqrt(a_all.mean(axis=1) / math.pi)
+            ok &= ((rms_q >= step_lo * size * lo_l - 1e-9) & (rms_q <= step_hi * size * hi_l + 1e-9)
+                   & (pip_r * lo_l <= cfg.pip_step_max * rms_q + 1e-9)
+                   & (pip_r * hi_l >= cfg.pip_step_min * rms_q - 1e-9))
         best: _Fit | None = None
-        for sub in itertools.combinations(idx_all, value):
-            s = list(sub)
-            a = areas[s]
+        keep = np.flatnonzero(ok)
+        if value >= 2 and len(keep):
+            resid_b, step_b, angle_b = _fit_batch(xy[subs[keep]], value, rot, cfg.six_spreads)
+            fitted = {int(j): (float(r), float(st), float(an))
+                      for j, r, st, an in zip(keep, resid_b, step_b, angle_b, strict=True)}
+        for j in keep.tolist():
+            s = subs[j].tolist()
+            a = a_all[j]
             pts = xy[s]
-            c = pts.mean(axis=0)
-            off = math.hypot(c[0] - centre[0], c[1] - centre[1]) / crop_side
+            c = c_all[j]
+            off = float(off_all[j])
             if value == 1:
-                if not cfg.pip_area_min <= a[0] / crop_area <= cfg.one_area_max:
-                    continue
                 if known and holes[s[0]][3] < cfg.one_roundness:
-                    continue
-                if off > cfg.one_offset_max:
                     continue
                 cost = cfg.offset_weight * off * 2.0
                 step = math.sqrt(a[0] / math.pi) * 1.6
                 angle = 0.0
                 radius = cfg.one_alone_radius * size
             else:
-                if a.min() < cfg.pip_area_min * crop_area or a.max() > area_hi * crop_area:
-                    continue
-                if a.max() / a.min() > cfg.pip_size_ratio:
-                    continue
-                if off > cfg.centre_offset_max:
-                    continue
-                resid, step, angle = _fit_layout(pts, value, rot, cfg.six_spreads)
+                resid, step, angle = fitted[j]
                 if resid > cfg.residual_max:
                     continue
                 if not step_lo <= step / size <= step_hi:
@@ -297,26 +360,33 @@ def _explain(
                 pip_r = math.sqrt(float(a.mean()) / math.pi)
                 if not cfg.pip_step_min <= pip_r / step <= cfg.pip_step_max:
                     continue
-                spread = float(np.std(np.sqrt(a)) / np.mean(np.sqrt(a)))
+                ra = np.sqrt(a)
+                spread = float(np.std(ra) / np.mean(ra))
                 cost = resid + cfg.offset_weight * off + cfg.size_spread_weight * spread
                 radius = max(cfg.unexplained_radius * step, rad_many * size)
             # penalise pip-like candidates the explanation leaves out
-            med = float(np.median(a))
-            for i in idx_all:
-                if i in sub:
+            med = _quantile(a, 0.5)
+            lo_ratio = 0.15 if value == 1 else 0.4
+            for i in range(n):
+                if i in s:
                     continue
                 d = math.hypot(xy[i, 0] - c[0], xy[i, 1] - c[1])
-                lo_ratio = 0.15 if value == 1 else 0.4
                 if lo_ratio <= areas[i] / med <= 2.5 and d < radius:
                     cost += cfg.unexplained_cost
             if best is None or cost < best.cost:
                 aspect = _affine_aspect(pts, value, angle) if value >= 4 else 1.0
                 best = _Fit(value, cost, (float(c[0]), float(c[1])), step, angle, aspect,
                             tuple((float(p[0]), float(p[1])) for p in pts),
-                            pip_area=float(np.median(a)))
+                            pip_area=med)
         if best is not None:
             fits.append(best)
     return fits
+
+
+@functools.lru_cache(maxsize=128)
+def _combos(n: int, k: int) -> npt.NDArray[np.intp]:
+    """Every k-subset of range(n), in itertools order: ``(C, k)``."""
+    return np.array(list(itertools.combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
 
 
 def _prepare(patch: Image, cfg: DiceConfig) -> tuple[FloatArray, float]:
@@ -343,12 +413,15 @@ def _distance_map(
 
 
 def _all_fits(
-    patch: Image, cfg: DiceConfig, die_frac: float = 1.0, known: bool = False
+    patch: Image, cfg: DiceConfig, die_frac: float = 1.0, known: bool = False,
+    blobs_out: list[tuple[float, float, float, float]] | None = None,
 ) -> tuple[list[_Fit], float, FloatArray]:
     """Every level's best explanation of ``patch`` (and the blob detector's, weighted).
 
     ``die_frac`` is the die's size as a fraction of the patch's longer side: its outline box
-    (``known=False``) or its edge (``known=True``).
+    (``known=False``) or its edge (``known=True``). With the edge known, a patch without a
+    pip-like spot near its centre is given up at once (no fits). The spots found are added
+    to ``blobs_out``.
     """
     lab, scale = _prepare(patch, cfg)
     dist = _distance_map(lab, cfg, die_frac)
@@ -357,18 +430,28 @@ def _all_fits(
     h, w = dist.shape
     size = float(max(h, w)) * die_frac
     centre = ((w - 1) / 2.0, (h - 1) / 2.0)
+    blobs = _blobs(dist, cfg) if cfg.use_blobs or known else []
+    if blobs_out is not None:
+        blobs_out.extend(blobs)
+    if known and not any(math.hypot(b[0] - centre[0], b[1] - centre[1]) < cfg.spot_near * size
+                         for b in blobs):
+        return fits, scale, dist
+    seen: dict[tuple[tuple[float, float, float, float], ...], list[_Fit]] = {}
     for level in cfg.levels:
         found = _holes(dist, level, cfg, die_frac)
         if found is None:
             continue
         holes, face_shape = found
         if cfg.use_levels:
-            level_fits = _explain(holes, size, centre, rot, cfg, known)
+            key = tuple(holes)  # neighbouring levels often cut the same holes
+            if key not in seen:
+                seen[key] = _explain(holes, size, centre, rot, cfg, known)
+            level_fits = seen[key]
             if level_fits:
                 best = min(level_fits, key=lambda f: (f.cost, -f.value))
                 fits.append(dataclasses.replace(best, face=face_shape))
     if cfg.use_blobs:
-        blob_fits = _explain(_blobs(dist, cfg), size, centre, rot, cfg, known)
+        blob_fits = _explain(blobs, size, centre, rot, cfg, known)
         if blob_fits:
             best = min(blob_fits, key=lambda f: (f.cost, -f.value))
             fits.extend([best] * cfg.blob_votes)
