@@ -186,16 +186,14 @@ def _candidates(
     peaks[:, :edge] = False
     peaks[:, w - edge:] = False
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-score[ys, xs], kind="stable")[: 4 * cfg.max_dice_candidates]
-    kept: list[tuple[float, float, float]] = []
-    for i in order:
-        x, y = _centroid(spots, float(xs[i]), float(ys[i]), cfg.shift_radius * size)
-        kept.append((x, y, float(score[ys[i], xs[i]])))
-    kept.sort(key=lambda c: -c[2])
+    order = np.argsort(-score[ys, xs], kind="stable")
     out: list[tuple[float, float, float]] = []
-    for x, y, sc in kept:
-        if sc < cfg.min_score_share * kept[0][2]:
+    top = float(score[ys[order[0]], xs[order[0]]]) if len(order) else 0.0
+    for i in order[: 4 * cfg.max_dice_candidates]:
+        sc = float(score[ys[i], xs[i]])
+        if sc < cfg.min_score_share * top:
             break  # a die's spots sum to a good share of the strongest's (a one to a six)
+        x, y = _centroid(spots, float(xs[i]), float(ys[i]), cfg.shift_radius * size)
         if all(math.hypot(x - c[0], y - c[1]) > cfg.merge_dist * size for c in out):
             out.append((x, y, sc))
         if len(out) >= cfg.max_dice_candidates:
@@ -211,13 +209,13 @@ def _centroid(spots: FloatArray, x: float, y: float, radius: float) -> tuple[flo
     for _ in range(3):
         xi, yi = round(x), round(y)
         x0, x1, y0, y1 = max(0, xi - r), min(w, xi + r + 1), max(0, yi - r), min(h, yi + r + 1)
-        win = spots[y0:y1, x0:x1]
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        win = np.where((xx - x) ** 2 + (yy - y) ** 2 <= radius * radius, win, 0.0)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        win = spots[y0:y1, x0:x1] * ((xx - x) ** 2 + (yy - y) ** 2 <= radius * radius)
         total = float(win.sum())
         if total <= 0.0:
             break
-        nx, ny = float((win * xx).sum()) / total, float((win * yy).sum()) / total
+        nx = float((win.sum(axis=0) * xx[0]).sum()) / total
+        ny = float((win.sum(axis=1) * yy[:, 0]).sum()) / total
         done = math.hypot(nx - x, ny - y) < 0.5
         x, y = nx, ny
         if done:

@@ -81,23 +81,42 @@ def _fit_layout(
     return float(cost[best]), float(step[best]), float(angles[best])
 
 
+def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: FloatArray
+                  ) -> tuple[FloatArray, FloatArray]:
+    """Residual and step of centred point sets ``q`` ``(C, n, 2)`` against placed layouts
+    ``placed`` ``(C, R, n, 2)`` (or ``(R, n, 2)`` for all): each ``(C, R)``."""
+    step = np.maximum(rms_q[:, None], 1e-9) / rms_l  # (C, R)
+    if placed.ndim == 3:
+        placed = placed[None]
+    diff = q[:, None, :, None, :] - step[:, :, None, None, None] * placed[:, :, None, :, :]
+    d = np.sqrt((diff * diff).sum(axis=-1))  # (C, R, n, n)
+    cost = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
+    return cost, step
+
+
 def _fit_batch(
     pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """:func:`_fit_layout` of many point sets at once: ``pts`` is ``(C, n, 2)``; returns the
-    residual, step and angle of each ``(C,)``."""
+    residual, step and angle of each ``(C,)``.
+
+    Coarse to fine: every 4th rotation first, then the rotations beside the best one.
+    """
     placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
                                     180.0 / len(rot))
+    n_rot = len(rot)
     q = pts - pts.mean(axis=1, keepdims=True)
     rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))  # (C,)
-    step = np.maximum(rms_q[:, None], 1e-9) / rms_l[None, :]  # (C, R)
-    diff = q[:, None, :, None, :] - step[:, :, None, None, None] * placed[None, :, None, :, :]
-    d = np.sqrt((diff * diff).sum(axis=-1))  # (C, R, n, n)
-    cost = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
-    best = cost.argmin(axis=1)
+    coarse = np.arange(0, len(placed), 4)
+    cost, _ = _layout_costs(q, rms_q, placed[coarse], rms_l[coarse])
+    best = coarse[cost.argmin(axis=1)]  # (C,)
+    base = (best // n_rot) * n_rot
+    near = base[:, None] + (best[:, None] - base[:, None] + np.arange(-2, 3)[None, :]) % n_rot
+    cost, step = _layout_costs(q, rms_q, placed[near], rms_l[near])  # (C, 5)
+    pick = cost.argmin(axis=1)
     rows = np.arange(len(pts))
-    resid = np.where(rms_q > 1e-9, cost[rows, best], 9.0)
-    return resid, step[rows, best], angles[best]
+    resid = np.where(rms_q > 1e-9, cost[rows, pick], 9.0)
+    return resid, step[rows, pick], angles[near[rows, pick]]
 
 
 def _affine_aspect(pts: FloatArray, value: int, angle_deg: float) -> float:
@@ -436,26 +455,41 @@ def _all_fits(
     if known and not any(math.hypot(b[0] - centre[0], b[1] - centre[1]) < cfg.spot_near * size
                          for b in blobs):
         return fits, scale, dist
-    seen: dict[tuple[tuple[float, float, float, float], ...], list[_Fit]] = {}
-    for level in cfg.levels:
+    blob_best: _Fit | None = None
+    if cfg.use_blobs:
+        blob_fits = _explain(blobs, size, centre, rot, cfg, known)
+        if blob_fits:
+            blob_best = min(blob_fits, key=lambda f: (f.cost, -f.value))
+    seen: dict[tuple[tuple[int, int, bool], ...], list[_Fit]] = {}
+    quick = [lv for lv in cfg.quick_levels if known]
+    levels = quick + [lv for lv in cfg.levels if lv not in quick]
+    for i, level in enumerate(levels):
+        if (i == len(quick) and quick and blob_best is not None
+                and _agree(fits, blob_best, quick, cfg)):
+            break  # the spots and a few levels agree, each fitting well: read
         found = _holes(dist, level, cfg, die_frac)
         if found is None:
             continue
         holes, face_shape = found
         if cfg.use_levels:
-            key = tuple(holes)  # neighbouring levels often cut the same holes
+            # neighbouring levels often cut the same holes, a little larger or smaller: the
+            # same explanation holds
+            key = tuple((round(x), round(y), rd >= cfg.one_roundness) for x, y, _, rd in holes)
             if key not in seen:
                 seen[key] = _explain(holes, size, centre, rot, cfg, known)
             level_fits = seen[key]
             if level_fits:
                 best = min(level_fits, key=lambda f: (f.cost, -f.value))
                 fits.append(dataclasses.replace(best, face=face_shape))
-    if cfg.use_blobs:
-        blob_fits = _explain(blobs, size, centre, rot, cfg, known)
-        if blob_fits:
-            best = min(blob_fits, key=lambda f: (f.cost, -f.value))
-            fits.extend([best] * cfg.blob_votes)
+    if blob_best is not None:
+        fits.extend([blob_best] * cfg.blob_votes)
     return fits, scale, dist
+
+
+def _agree(fits: list[_Fit], blob: _Fit, quick: list[float], cfg: DiceConfig) -> bool:
+    """Whether every quick level and the spots read the same value, each fitting well."""
+    return (len(fits) == len(quick) and blob.cost <= cfg.quick_cost
+            and all(f.value == blob.value and f.cost <= cfg.quick_cost for f in fits))
 
 
 def _decide(
