@@ -34,7 +34,7 @@ class DiceConfig:
     levels: tuple[float, ...] = (7.0, 10.0, 14.0, 19.0, 25.0, 32.0, 40.0, 50.0, 62.0, 76.0)
     #: With the die's edge known (find_dice), these levels are read first; when they and the
     #: spot detector all give one value, each at most ``quick_cost``, the rest are skipped.
-    quick_levels: tuple[float, ...] = (14.0, 25.0, 40.0)
+    quick_levels: tuple[float, ...] = (25.0,)
     quick_cost: float = 0.3
     #: Blur (sigma, in working pixels) before measuring colour distance.
     blur_sigma: float = 0.8
@@ -120,6 +120,10 @@ class DiceConfig:
     clutter_max: float = 0.22
     #: find_dice: a reading with this many pips or more is a die on its pips' evidence alone.
     pips_enough: int = 4
+    #: find_dice: ... and so is a reading of two or three pips that fits this well (cost) in
+    #: this many of the levels' and spots' fits.
+    pips_fit_cost: float = 0.2
+    pips_fit_votes: int = 3
     #: find_dice: largest side ratio of the affine map carrying the layout onto the pips.
     pip_aspect_max: float = 1.10
     #: find_dice: share of the whole faces seen (over the levels) that must look flat.

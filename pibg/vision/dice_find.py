@@ -121,6 +121,9 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     """
     if value >= cfg.pips_enough:
         return True
+    if value >= 2 and sum(1 for f in fits if f.value == value
+                          and f.cost <= cfg.pips_fit_cost) >= cfg.pips_fit_votes:
+        return True  # two or three pips on the die's grid, again and again
     return any(
         lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
         and lo / max(sh, 1e-6) <= cfg.die_aspect_max
