@@ -6,25 +6,34 @@ Pure functions on BGR images (OpenCV + numpy, nothing learned, nothing downloade
 - :func:`find_dice` finds every die in a top-down view of the playing surface and reports
   each as a :class:`~pibg.observation.DieRead`, with ``flat=False`` for a cocked die.
 
-How a die is read. Pips differ from the face around them in *some* colour direction (black
-on white, white on black, white on translucent red, yellow on green ...), so the crop is
-turned into a map of Lab colour distance from the face colour (the median colour near the
-crop's centre, refined by the colours close to it). Two detectors propose pips on that map:
-thresholding it at several levels gives the face as a connected region and the pips as the
-round holes in it, and a Laplacian-of-Gaussian spot detector finds pip-sized spots (which
-survives pips that touch or a face that breaks up, as marbled ones do). Each set of
-candidates is matched against the six canonical pip layouts under an unknown rotation and
-scale (a six's columns may sit closer than its corners): the pips must be of one size, sit on
-the layout's grid with a spacing that fits the die, and leave no pip-sized candidate
-unexplained near the face. The best explanation of each level votes; a value's votes weigh
-how well it fits. The winner's share of the votes is the confidence.
+How a die is read (:mod:`pibg.vision.dice_read`). Pips differ from the face around them in
+*some* colour direction (black on white, white on black, white on translucent red, yellow on
+green ...), so the crop is turned into a map of Lab colour distance from the face colour
+(the median colour near the crop's centre, refined by the colours close to it). Two
+detectors propose pips on that map: thresholding it at several levels gives the face as a
+connected region and the pips as the round holes in it, and a Laplacian-of-Gaussian spot
+detector finds pip-sized spots (which survives pips that touch or a face that breaks up, as
+marbled ones do). Each set of candidates is matched against the six canonical pip layouts
+under an unknown rotation and scale (a six's columns may sit closer than its corners): the
+pips must be of one size, sit on the layout's grid with a spacing that fits the die, and
+leave no pip-sized candidate unexplained near the face. The best explanation of each level
+votes; a value's votes weigh how well it fits. The winner's share of the votes is the
+confidence.
 
-How dice are found. Pip-sized spots of either polarity are moved, by a mean shift with a
-die-sized window, to the mean of their neighbours: every layout's pips are centred on the
-face, so the modes are die centres. Each mode is read (with the die's edge known, so the grid
-spacing is checked tightly) and the read re-centred on its pips. A read of 1-3 pips must also
-show a plain square face of about a die's size (a checker's highlight is a lone round spot
-on a large round face; the doubling cube's digits are clutter on its face).
+How dice are found (:mod:`pibg.vision.dice_find`). First cheaply, on the whole top-down view:
+the determinant of the Hessian of the brightness at pip scale marks small round spots (pips
+of any colour; edges and stripes hardly answer), summed over a die-sized window; the
+window's strongest local maxima (a few, each with a good share of the best one's score) are
+moved to the centroid of the spots around them, since every layout's pips are centred on
+the face. Only these candidates are read, each from a small square crop: cut from the view
+itself, or (``crop=``, as the pipeline does) warped straight from the camera frame, where
+pips are sharper. A crop with no pip-like spot near its centre is given up at once; a read
+whose pips sit off the crop's centre is read again, centred. A read of 1-3 pips must also
+show a plain square face of about a die's size, or fit the die's grid at most levels (a
+checker's highlight is a lone round spot on a large round face; the doubling cube's digits
+are clutter on its face). Several die sizes may be given: the first at which a die is found
+is the roll's (all dice of a roll are alike). Reading one die of known size tries one level
+and the spot detector first and reads the other levels only when they disagree.
 
 How a cocked die is told apart. A die lying flat shows its top face squarely; a die leaning
 on a checker or the board's edge shows a foreshortened top face and a second face beside it.

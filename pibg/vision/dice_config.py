@@ -154,10 +154,12 @@ class DiceConfig:
     #: find_dice: a candidate moves to the centroid of the spots within this distance
     #: (fraction of ``die_px``).
     shift_radius: float = 0.85
-    #: find_dice: least candidate score (spot response summed over the window, per pixel of
-    #: its side), and least share of the best candidate's score.
-    min_score: float = 18.0
-    min_score_share: float = 0.28
+    #: find_dice: least candidate score (the window's mean spot response, times
+    #: ``score_scale``: about the same for a die of any size), and least share of the best
+    #: candidate's score.
+    min_score: float = 14.0
+    min_score_share: float = 0.15
+    score_scale: float = 16.0
     #: find_dice: most candidates read per image and die size.
     max_dice_candidates: int = 5
     #: find_dice: a die's centre lies at least this far inside the image (fraction of

@@ -180,7 +180,7 @@ def _candidates(
     # has a plateau) and costs the same at any size
     kb = max(2, round(cfg.window * size * 1.25))
     edge = round(cfg.edge_margin * size)
-    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb)) * k
+    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb)) * cfg.score_scale
     peaks = (score >= cv2.dilate(score, np.ones((k, k), np.uint8))) & (score >= cfg.min_score)
     if mask is not None:
         peaks &= mask > 0
