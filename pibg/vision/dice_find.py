@@ -32,7 +32,7 @@ def view_crop(image: Image, work_px: int = DEFAULT_CONFIG.work_px) -> CropFn:
         src = image
         if k < 0.7:  # shrinking: smooth first, as INTER_AREA would
             src = cv2.GaussianBlur(image, (0, 0), 0.45 / k)
-        out = cv2.warpAffine(src, m, (work_px, work_px), flags=cv2.INTER_LINEAR,
+        out = cv2.warpAffine(src, m, (work_px, work_px), flags=cv2.INTER_CUBIC,
                              borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(out), k
 
