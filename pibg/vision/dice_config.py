@@ -73,6 +73,8 @@ class DiceConfig:
     known_step_min: float = 0.22
     known_step_max: float = 0.4
     known_pip_area_max: float = 0.13
+    #: ... and the least area of a one's pip (a one's pip is large; specks are not ones).
+    known_one_area_min: float = 0.015
     #: Pip radius as a fraction of the grid step.
     pip_step_min: float = 0.15
     pip_step_max: float = 0.8

@@ -333,7 +333,8 @@ def _explain(
         c_all = xy[subs].mean(axis=1)  # (C, 2)
         off_all = np.hypot(c_all[:, 0] - centre[0], c_all[:, 1] - centre[1]) / crop_side
         if value == 1:
-            ok = ((a_all[:, 0] >= cfg.pip_area_min * crop_area)
+            one_min = cfg.known_one_area_min if known else cfg.pip_area_min
+            ok = ((a_all[:, 0] >= one_min * crop_area)
                   & (a_all[:, 0] <= cfg.one_area_max * crop_area)
                   & (off_all <= cfg.one_offset_max))
         else:
