@@ -27,6 +27,8 @@ from pibg.vision.geometry import Array, Layout, VisionConfig, WhiteHome, to_imag
 #: Dice lie between this (real dice: ~16 mm on 38 mm checkers) and ``Layout.die_px``
 #: (checker diameters).
 DIE_SMALL = 0.42
+#: After this many frames running with dice found at one size, the other is not tried.
+DIE_SIZE_SETTLED = 3
 
 _find_dice: Callable[..., list[DieRead]] | None
 try:  # The dice stage is written separately; without it no dice are reported.
@@ -226,19 +228,22 @@ class Vision:
         if _find_dice is None:
             return ()
         # Dice come in two sizes (real ones, and the large ones of pibg.sim): the size that
-        # last found a die is tried first, the other only when it finds none.
+        # last found a die is tried first, the other only when it finds none, and no longer
+        # once the first has found dice in DIE_SIZE_SETTLED frames running.
         sizes = [DIE_SMALL * lay.checker_px, lay.die_px]
-        last = getattr(self, "_die_size", None)
+        last, runs = getattr(self, "_die_size", (None, 0))
         if last in sizes:
             sizes.remove(last)
             sizes.insert(0, last)
+            if runs >= DIE_SIZE_SETTLED:
+                sizes = sizes[:1]
         crop = self._frame_crop(frame) if frame is not None else None
         found = []
         try:
             for size in sizes:
                 found = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
                 if found:
-                    self._die_size = size
+                    self._die_size = (size, runs + 1 if size == last else 1)
                     break
         except NotImplementedError:
             return ()
