@@ -59,28 +59,6 @@ def _placed(value: int, spreads: tuple[float, ...], step_deg: float
     return np.concatenate(rows), np.concatenate(rms), np.concatenate(ang)
 
 
-def _fit_layout(
-    pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
-) -> tuple[float, float, float]:
-    """Best rotation of the canonical layout onto ``pts`` (centred): (residual, step, angle).
-
-    The residual is the mean distance from a point to its nearest layout pip, both ways,
-    in units of the grid step.
-    """
-    placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
-                                    180.0 / len(rot))
-    q = pts - pts.mean(axis=0)
-    rms_q = math.sqrt(float((q**2).sum(axis=1).mean()))
-    if rms_q <= 1e-9:
-        return 9.0, 0.0, 0.0
-    step = rms_q / rms_l  # (R,)
-    diff = q[None, :, None, :] - step[:, None, None, None] * placed[:, None, :, :]
-    d = np.linalg.norm(diff, axis=-1)  # (R, n, n)
-    cost = (d.min(axis=2).mean(axis=1) + d.min(axis=1).mean(axis=1)) / 2.0 / step
-    best = int(np.argmin(cost))
-    return float(cost[best]), float(step[best]), float(angles[best])
-
-
 def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: FloatArray
                   ) -> tuple[FloatArray, FloatArray]:
     """Residual and step of centred point sets ``q`` ``(C, n, 2)`` against placed layouts
@@ -97,10 +75,12 @@ def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: F
 def _fit_batch(
     pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """:func:`_fit_layout` of many point sets at once: ``pts`` is ``(C, n, 2)``; returns the
-    residual, step and angle of each ``(C,)``.
+    """The best rotation (and, for a six, column spread) of ``value``'s layout onto each of
+    many point sets ``pts`` ``(C, n, 2)``: the residual, grid step and angle of each ``(C,)``.
 
-    Coarse to fine: every 4th rotation first, then the rotations beside the best one.
+    The residual is the mean distance from a point to its nearest layout pip, both ways, in
+    units of the grid step. Coarse to fine: every 4th rotation first, then the rotations
+    beside the best one.
     """
     placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
                                     180.0 / len(rot))
