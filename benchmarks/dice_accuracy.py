@@ -18,6 +18,15 @@ It prints one table (data set, boxes, correct, %) and skips any data set that is
 
 The expected die edge passed to :func:`find_dice` is 0.37 of the mean point width (the
 renders' boards); a real caller takes it from the board profile.
+
+- ``renders pipeline``: the whole vision stage as the referee runs it: ``Vision`` calibrated
+  from each session's start frame (labelled corners), every frame without a hand read with
+  ``Vision.observe`` (dice found on the top-down view, read from the camera frame); a flat
+  die is right when a read lies within half a point of it with its value and ``flat=True``.
+  Also the cocked dice read as flat and the reads matching no die, and ms per frame.
+- ``sim demo match (pipeline)``: every frame of the bundled match rendered by ``pibg.sim``
+  (rolls and the frames after each move), read the same way: a frame is right when its
+  dice are exactly the scripted ones (a cocked die must not be read as flat).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import csv
 import json
 import math
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -169,6 +179,98 @@ def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
     return total
 
 
+# --- the whole vision stage ---------------------------------------------------------------------
+
+
+def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
+    from pibg.vision.pipeline import Vision
+
+    start, _name, files = args
+    corners = json.loads(Path(start).with_suffix(".json").read_text())["gt"]["board_corners"]
+    vision = Vision.from_start_frame(cv2.imread(start), np.asarray(corners, np.float64))
+    out = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0, "false": 0,
+           "frames": 0, "seconds": 0.0}
+    for f in files:
+        gt = json.loads(Path(f).read_text())["gt"]
+        if gt.get("hand"):
+            continue
+        img = cv2.imread(str(Path(f).with_suffix(".jpg")))
+        t = time.perf_counter()
+        reads = list(vision.observe(img).dice)
+        out["seconds"] += time.perf_counter() - t
+        out["frames"] += 1
+        point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
+        used: set[int] = set()
+        for d in gt.get("dice") or []:
+            cx, cy = d["top_center"]
+            near = [(math.hypot(r.x - cx, r.y - cy), i) for i, r in enumerate(reads)]
+            near = [t for t in near if t[0] < 0.5 * point_w]
+            hit = reads[min(near)[1]] if near else None
+            if near:
+                used.add(min(near)[1])
+            if d.get("occluded"):
+                continue
+            if d["cocked"]:
+                out["cocked_n"] += 1
+                out["cocked_flat"] += int(hit is not None and hit.flat)
+            else:
+                out["flat_n"] += 1
+                out["flat_ok"] += int(hit is not None and hit.flat and hit.value == d["value"])
+        out["false"] += sum(1 for i in range(len(reads)) if i not in used)
+    return out
+
+
+def renders_pipeline(root: Path, jobs: int, limit: int | None) -> dict[str, float] | None:
+    sessions: list[tuple[str, str, list[str]]] = []
+    for start in sorted((root / "renders/dev").glob("dev*_00_start.jpg")):
+        name = start.name.split("_")[0]
+        files = sorted(str(f) for f in (root / "renders/dev").glob(f"{name}_[0-9][0-9].json"))
+        sessions.append((str(start), name, [f for f in files if not f.endswith("_00.json")]))
+    game = root / "renders/game/frames"
+    starts = sorted(game.glob("*_000.jpg"))
+    if starts:
+        files = sorted(str(f) for f in game.glob("*.json"))
+        sessions.append((str(starts[0]), "game", [f for f in files if not f.endswith("_000.json")]))
+    if not sessions:
+        return None
+    if limit:
+        sessions = [(s, n, f[:limit]) for s, n, f in sessions]
+    total: dict[str, float] = {}
+    for res in _map(_session_job, sessions, jobs):
+        for k, v in res.items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+def sim_demo(limit: int | None) -> tuple[int, int]:
+    """(frames, frames right) of the bundled match through pibg.sim and the vision stage."""
+    from pibg.app import DEMO_MISHAPS, demo_events
+    from pibg.script import Scene, table_script
+    from pibg.sim import SimScene, render, sim_corners
+    from pibg.vision.geometry import START_POINTS
+    from pibg.vision.pipeline import Vision
+
+    vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    n = ok = 0
+    for i, a in enumerate(table_script(demo_events(), DEMO_MISHAPS)):
+        if not isinstance(a, Scene) or a.hand or (a.dice is None and a.kind != "moved"):
+            continue
+        if limit and n >= limit:
+            break
+        scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
+                         a.cube_owner, a.hand, seed=i)  # type: ignore[arg-type]
+        got = sorted((d.value, d.flat) for d in vision.observe(render(scene)).dice)
+        if a.dice is None:
+            right = not got
+        elif a.cocked:  # the cocked die may be missed or read as cocked, never as flat
+            right = sum(1 for g in got if g[1]) <= 1
+        else:
+            right = got == sorted((v, True) for v in a.dice)
+        n += 1
+        ok += int(right)
+    return n, ok
+
+
 # --- driver ----------------------------------------------------------------------------------
 
 
@@ -206,6 +308,16 @@ def main(argv: list[str] | None = None) -> int:
         print(_row("renders find_dice (flat)", r["flat_n"], r["flat_ok"]))
         print(_row("renders cocked read as flat", r["cocked_n"], r["cocked_flat"]))
         print(f"{'renders false dice (no die there)':<34} {r['false']:>6}")
+    p = renders_pipeline(args.data, args.jobs, args.limit)
+    if p is not None:
+        print(_row("renders pipeline (flat)", int(p["flat_n"]), int(p["flat_ok"])))
+        print(_row("renders pipeline cocked read flat", int(p["cocked_n"]),
+                   int(p["cocked_flat"])))
+        print(f"{'renders pipeline false dice':<34} {int(p['false']):>6}")
+        print(f"{'renders pipeline ms per frame':<34} {int(p['frames']):>6} "
+              f"{1e3 * p['seconds'] / max(p['frames'], 1):>8.1f}")
+    n, ok = sim_demo(args.limit)
+    print(_row("sim demo match frames (pipeline)", n, ok))
     return 0
 
 

@@ -64,6 +64,13 @@ def main() -> int:
     read = _best(lambda: vision.observe(frame), args.n)
     vision_nodice = Vision(vision.calibration, vision.config, read_dice=False)
     read_nodice = _best(lambda: vision_nodice.observe(frame), args.n)
+    # The dice stage alone, on this frame and (sim) on the same position without dice.
+    dice_ms = read - read_nodice
+    empty_ms = None
+    if not (args.frame and args.start and args.corners):
+        empty = render(SimScene(pts, seed=6))
+        empty_ms = _best(lambda: vision.observe(empty), args.n) - _best(
+            lambda: vision_nodice.observe(empty), args.n)
     lores = cv2.resize(frame, (320, 240))
     det = MotionDetector()
     motion = _best(lambda: det.update(lores), max(args.n, 200))
@@ -74,6 +81,9 @@ def main() -> int:
           f"(target <= 3x)")
     print(f"Vision.observe (no dice stage): {read_nodice * 1e3:7.2f} ms = "
           f"{read_nodice / warp:5.2f} x warp")
+    print(f"dice stage, this frame:         {dice_ms * 1e3:7.2f} ms")
+    if empty_ms is not None:
+        print(f"dice stage, same frame no dice: {empty_ms * 1e3:7.2f} ms")
     print(f"motion detector, 320x240 in:    {motion * 1e3:7.3f} ms (target <= 1 ms)")
     print(f"peak RSS:                       {rss_mb:7.1f} MB (target <= 150 MB)")
     return 0

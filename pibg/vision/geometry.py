@@ -101,7 +101,9 @@ class Layout:
 
     @property
     def die_px(self) -> float:
-        """Expected die edge in canonical pixels (a die is ~0.75 x a checker)."""
+        """The largest die edge expected, in canonical pixels: 0.75 x a checker, as
+        :mod:`pibg.sim` draws its dice. Real dice are smaller (about 16 mm on 38-40 mm
+        checkers: 0.42 x a checker); the pipeline looks for both sizes."""
         return 0.75 * self.checker_px
 
     def surface_corners(self) -> Array:

@@ -24,6 +24,12 @@ from pibg.vision import cube as C
 from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
 from pibg.vision.geometry import Array, Layout, VisionConfig, WhiteHome, to_image
 
+#: Dice lie between this (real dice: ~16 mm on 38 mm checkers) and ``Layout.die_px``
+#: (checker diameters).
+DIE_SMALL = 0.42
+#: After this many frames running with dice found at one size, the other is not tried.
+DIE_SIZE_SETTLED = 3
+
 _find_dice: Callable[..., list[DieRead]] | None
 try:  # The dice stage is written separately; without it no dice are reported.
     from pibg.vision.dice import find_dice as _find_dice
@@ -157,7 +163,8 @@ class Vision:
                            (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube)
-        dice = self._dice(canon, lay, self._dice_mask(run, bar_run)) if self.read_dice else ()
+        dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame)
+                if self.read_dice else ())
         return BoardObservation(
             points=reads,
             bar_white=B.count_read(bar_counts[B.WHITE], bar_conf),
@@ -198,7 +205,11 @@ class Vision:
         lay = self._layout
         w, h = lay.size
         mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(lay.surface_corners()).astype(np.int32), (255,))
+        # a die's centre lies half an edge inside the surface: the frame's edge and the
+        # points' bases along it are no pips
+        inset = round(DIE_SMALL / 2 * lay.checker_px)
+        corners = lay.surface_corners() + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]]) * inset
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), (255,))
         half_bar = lay.profile.bar * lay.u / 2
         cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), (0,),
                       -1)
@@ -210,12 +221,30 @@ class Vision:
                     cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
         return mask
 
-    def _dice(self, canon: Array, lay: Layout, mask: Array | None = None
-              ) -> tuple[DieRead, ...]:
+    def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
+              frame: Array | None = None) -> tuple[DieRead, ...]:
+        """Dice found on the top-down view, read from the camera frame when it is given (a
+        die's pips are a few pixels across in the top-down view, sharper in the frame)."""
         if _find_dice is None:
             return ()
+        # Dice come in two sizes (real ones, and the large ones of pibg.sim): the size that
+        # last found a die is tried first, the other only when it finds none, and no longer
+        # once the first has found dice in DIE_SIZE_SETTLED frames running.
+        sizes = [DIE_SMALL * lay.checker_px, lay.die_px]
+        last, runs = getattr(self, "_die_size", (None, 0))
+        if last in sizes:
+            sizes.remove(last)
+            sizes.insert(0, last)
+            if runs >= DIE_SIZE_SETTLED:
+                sizes = sizes[:1]
+        crop = self._frame_crop(frame) if frame is not None else None
+        found = []
         try:
-            found = _find_dice(canon, die_px=lay.die_px, surface_mask=mask)
+            for size in sizes:
+                found = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
+                if found:
+                    self._die_size = (size, runs + 1 if size == last else 1)
+                    break
         except NotImplementedError:
             return ()
         if not found:
@@ -223,6 +252,21 @@ class Vision:
         xy = to_image(self._h_inv, np.array([[d.x, d.y] for d in found]))
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
+
+    def _frame_crop(self, frame: Array, n: int = 72) -> Callable[..., tuple[Array, float]]:
+        """Squares of the top-down view cut from the camera frame: ``crop(x, y, half)`` warps
+        only that square (n x n pixels) through the homography."""
+        h = self._h
+
+        def crop(x: float, y: float, half: float) -> tuple[Array, float]:
+            k = n / (2.0 * half)
+            a = np.array([[k, 0.0, -k * (x - half)], [0.0, k, -k * (y - half)], [0.0, 0.0, 1.0]])
+            m = np.asarray(a @ h, np.float64)
+            out = cv2.warpPerspective(frame, m, (n, n), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+            return np.asarray(out), k
+
+        return crop
 
 
 def region_summary(obs: BoardObservation) -> list[RegionRead]:

@@ -179,6 +179,57 @@ def test_find_dice_rejects_silly_size() -> None:
         find_dice(_board(), die_px=0)
 
 
+@pytest.mark.parametrize("die_px", [16, 30])
+def test_find_dice_tries_sizes_in_turn(die_px: int) -> None:
+    board = _board()
+    _paste(board, draw_die(5, size=die_px, angle=20.0, background=BOARD_BGR), 120, 140)
+    _paste(board, draw_die(3, size=die_px, angle=-50.0, background=BOARD_BGR), 300, 150)
+    reads = find_dice(board, die_px=(16, 30))
+    assert sorted(d.value for d in reads) == [3, 5]
+    assert all(d.flat for d in reads)
+
+
+def test_find_dice_reads_from_a_sharper_source() -> None:
+    """Found on a half-size view, read from the full-size image through ``crop``."""
+    full = _board(840, 600)
+    _paste(full, draw_die(6, size=28, angle=33.0, background=BOARD_BGR), 240, 280)
+    _paste(full, draw_die(2, size=28, angle=-10.0, background=BOARD_BGR,
+                          face=(30, 30, 160), pip=(235, 235, 235)), 600, 300)
+    view = cv2.resize(full, (420, 300), interpolation=cv2.INTER_AREA)
+
+    def crop(x: float, y: float, half: float) -> tuple[Image, float]:
+        k = 72 / (2.0 * half)  # view pixels -> crop pixels; the full image is 2x the view
+        m = np.array([[k / 2, 0.0, -k * (x - half)], [0.0, k / 2, -k * (y - half)]])
+        return cv2.warpAffine(full, m, (72, 72), flags=cv2.INTER_LINEAR), k
+
+    reads = sorted(find_dice(view, die_px=14, crop=crop), key=lambda d: d.x)
+    assert [d.value for d in reads] == [6, 2]
+    assert math.hypot(reads[0].x - 120, reads[0].y - 140) < 3
+
+
+def test_vision_reads_real_sized_dice_from_the_camera_frame() -> None:
+    """Dice of a real set (0.42 of a checker, smaller than pibg.sim's) pasted into a
+    camera frame are found and read by the pipeline."""
+    from pibg.sim import SimScene, render, sim_corners
+    from pibg.vision.geometry import START_POINTS, to_image
+    from pibg.vision.pipeline import DIE_SMALL, Vision
+
+    vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    frame = render(SimScene(START_POINTS, seed=4))
+    lay = vision.layout
+    # image pixels per canonical pixel near the board's middle
+    (x0, y0), (x1, _) = to_image(np.linalg.inv(vision.calibration.homography()),
+                                 np.array([[lay.point_x(4), lay.centre_y],
+                                           [lay.point_x(3), lay.centre_y]]))
+    edge = round(DIE_SMALL * lay.checker_px * (x1 - x0) / lay.u)
+    board = tuple(int(v) for v in frame[round(y0), round(x0)])
+    _paste(frame, draw_die(4, size=edge, angle=15.0, background=board), round(x0), round(y0))
+    _paste(frame, draw_die(6, size=edge, angle=-30.0, background=board),
+           round(x0 + 3 * (x1 - x0)), round(y0 + 40))
+    dice = vision.observe(frame).dice
+    assert sorted((d.value, d.flat) for d in dice) == [(4, True), (6, True)]
+
+
 # --- the shared data (skipped where absent) ------------------------------------------------------
 
 NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}

@@ -1,0 +1,198 @@
+"""Settings and shared types of the dice stage: pip layouts, :class:`DiceConfig`, fits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+#: A BGR (or grey) image as OpenCV gives it; uint8 expected, any dtype accepted.
+Image: TypeAlias = npt.NDArray[Any]
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+Mask: TypeAlias = npt.NDArray[Any]
+
+#: Canonical pip positions, in units of the pip grid step (corner pips at (+-1, +-1)).
+LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-1.0, -1.0), (1.0, 1.0)),
+    3: ((-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)),
+    4: ((-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)),
+    5: ((-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)),
+    6: ((-1.0, -1.0), (-1.0, 0.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """Every threshold of the dice stage (sizes are fractions of the die's edge)."""
+
+    #: Crops are rescaled so that their longer side has this many pixels.
+    work_px: int = 72
+    #: Colour-distance levels (Lab units, 0-255 scale) at which the face is cut from its pips.
+    levels: tuple[float, ...] = (7.0, 10.0, 14.0, 19.0, 25.0, 32.0, 40.0, 50.0, 62.0, 76.0)
+    #: With the die's edge known (find_dice), these levels are read first; when they and the
+    #: spot detector all give one value, each at most ``quick_cost``, the rest are skipped.
+    quick_levels: tuple[float, ...] = (25.0,)
+    quick_cost: float = 0.3
+    #: Blur (sigma, in working pixels) before measuring colour distance.
+    blur_sigma: float = 0.8
+    #: Weight of lightness against the two colour axes in the distance map.
+    lightness_weight: float = 1.0
+    #: Region of the crop (fraction of its size, about the centre) that samples the face colour.
+    face_sample: float = 0.25
+    #: Colours this close (Lab units) to the median near the centre refine the face colour.
+    face_radius: float = 40.0
+    #: Pip area as a fraction of the crop's area: least, largest (pips 2-6), largest (a 1).
+    pip_area_min: float = 0.003
+    pip_area_max: float = 0.06
+    one_area_max: float = 0.2
+    #: Largest share of a hole's pixels on the rim of the face (else it is background).
+    hole_border_max: float = 0.3
+    use_levels: bool = True
+    use_blobs: bool = True
+    blob_votes: int = 2
+    #: Blob detector: Gaussian scales (working px), least response and core-ring contrast.
+    blob_sigmas: tuple[float, ...] = (2.5, 3.5, 4.5)
+    blob_min_response: float = 4.0
+    blob_min_contrast: float = 10.0
+    #: Blob detector: most response peaks examined (the strongest).
+    blob_peaks: int = 18
+    #: With the die's edge known, a crop is read only if a spot lies this near its centre
+    #: (fraction of the edge).
+    spot_near: float = 0.5
+    #: Least roundness of a pip (area / area of its enclosing circle).
+    pip_roundness: float = 0.45
+    #: Largest area ratio between the pips of one face.
+    pip_size_ratio: float = 2.2
+    #: Pip grid step (centre to corner pip, along an edge) as a fraction of the crop's side.
+    step_min: float = 0.09
+    step_max: float = 0.28
+    #: The same when the die's edge is known (find_dice), as a fraction of that edge.
+    known_step_min: float = 0.22
+    known_step_max: float = 0.4
+    known_pip_area_max: float = 0.13
+    #: ... and the least area of a one's pip (a one's pip is large; specks are not ones).
+    known_one_area_min: float = 0.015
+    #: Pip radius as a fraction of the grid step.
+    pip_step_min: float = 0.15
+    pip_step_max: float = 0.8
+    #: Largest distance of a lone pip / of the pips' centroid from the crop centre (fraction).
+    one_offset_max: float = 0.22
+    centre_offset_max: float = 0.22
+    #: Largest mean distance of pips from their layout positions (fraction of the grid step).
+    residual_max: float = 0.3
+    #: Column half-distances tried for a six (in units of its row step; 1 = square grid).
+    six_spreads: tuple[float, ...] = (0.7, 0.85, 1.0, 1.2)
+    #: Vote bonus per pip for a value whose best fit costs at most ``bonus_cost_max``.
+    pip_bonus: float = 0.0
+    bonus_cost_max: float = 0.25
+    #: Weight, in a fit's cost, of the spread of pip sizes (std / mean of their radii).
+    size_spread_weight: float = 0.3
+    #: Weight, in a fit's cost, of its centre's offset from the crop centre.
+    offset_weight: float = 0.5
+    #: Angle step (degrees) of the rotation search.
+    angle_step: float = 3.0
+    #: Most hole candidates considered at one level.
+    max_candidates: int = 7
+    #: Cost added for every pip-sized hole left unexplained inside the face ...
+    unexplained_cost: float = 0.6
+    #: ... that is, closer than this to the fitted centre (in grid steps; for a one, crop sides).
+    unexplained_radius: float = 2.0
+    one_unexplained_radius: float = 0.42
+    one_alone_radius: float = 0.65
+    #: ... when the die's edge is known (fraction of that edge).
+    known_unexplained_radius: float = 0.75
+    #: find_dice: die size range accepted (fraction of ``die_px``) for a flat die's top face.
+    flat_size_min: float = 0.7
+    flat_size_max: float = 1.5
+    #: find_dice: candidate size range (fraction of ``die_px``) of any die-like blob.
+    blob_size_min: float = 0.6
+    blob_size_max: float = 1.8
+    #: find_dice: largest side ratio of a flat die's top face and of its fitted pip grid.
+    flat_aspect_max: float = 1.16
+    #: find_dice: least confidence for a blob to be reported as a die.
+    min_confidence: float = 0.35
+    #: find_dice: crop half-width around a candidate (multiples of ``die_px``).
+    crop_half: float = 1.0
+    #: find_dice: least roundness of a lone pip (a one): the cube's digits are not round.
+    one_roundness: float = 0.6
+    #: find_dice: most clutter (see ``_clutter``) on the face of a read with few pips.
+    clutter_max: float = 0.22
+    #: find_dice: a reading with this many pips or more is a die on its pips' evidence alone.
+    pips_enough: int = 4
+    #: find_dice: ... and so is a reading of two or three pips that fits this well (cost) in
+    #: this many of the levels' and spots' fits.
+    pips_fit_cost: float = 0.2
+    pips_fit_votes: int = 3
+    #: find_dice: largest side ratio of the affine map carrying the layout onto the pips.
+    pip_aspect_max: float = 1.10
+    #: find_dice: share of the whole faces seen (over the levels) that must look flat.
+    flat_share: float = 0.34
+    #: find_dice: spots this far from a read face's centre (fraction of ``die_px``), and of
+    #: about its pips' size (within this area ratio), are pips of a second face; this many
+    #: of them make the die cocked.
+    extra_dist_min: float = 0.6
+    extra_dist_max: float = 1.3
+    extra_area_ratio: float = 2.2
+    extra_pips_cocked: int = 2
+    #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
+    die_size_min: float = 0.65
+    die_size_max: float = 1.45
+    die_aspect_max: float = 1.35
+    #: find_dice: least fill of its least rectangle by a face's hull (a die's face is square,
+    #: a checker's round), for any die and for a flat one.
+    die_fill_min: float = 0.8
+    flat_fill_min: float = 0.7
+    #: find_dice: pip scale (fraction of ``die_px``, at least ``pip_sigma_min`` px) of the spot
+    #: detector that finds candidates, the least spot response (determinant of the Hessian,
+    #: scale-normalised, grey levels squared) and the side of the window that sums spots
+    #: (fraction of ``die_px``).
+    pip_sigma: float = 0.08
+    pip_sigma_min: float = 0.9
+    spot_min_response: float = 20.0
+    window: float = 0.8
+    #: find_dice: a candidate moves to the centroid of the spots within this distance
+    #: (fraction of ``die_px``).
+    shift_radius: float = 0.85
+    #: find_dice: least candidate score (the window's mean spot response, times
+    #: ``score_scale``: about the same for a die of any size), and least share of the best
+    #: candidate's score.
+    min_score: float = 14.0
+    min_score_share: float = 0.15
+    score_scale: float = 16.0
+    #: find_dice: most candidates read per image and die size.
+    max_dice_candidates: int = 5
+    #: find_dice: a die's centre lies at least this far inside the image (fraction of
+    #: ``die_px``): the view is cut at the playing surface's edge.
+    edge_margin: float = 0.45
+    #: find_dice: a read whose pips centre this far from the crop's centre (fraction of
+    #: ``die_px``) is read again, centred.
+    recentre: float = 0.2
+    #: find_dice: two detections closer than this (fraction of ``die_px``) are one die.
+    merge_dist: float = 0.6
+
+
+DEFAULT_CONFIG = DiceConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class _Fit:
+    """One explanation of a set of holes as a die face."""
+
+    value: int
+    cost: float
+    centre: tuple[float, float]
+    step: float
+    angle: float
+    aspect: float = 1.0
+    pips: tuple[tuple[float, float], ...] = field(default=())
+    #: Median pip area (working pixels).
+    pip_area: float = 0.0
+    #: Pip-like spots beside the face (find_dice only; see ``_extra_pips``).
+    extra_pips: int = 0
+    #: The face region at this fit's level: (long side, short side, how much of its least
+    #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc).
+    face: tuple[float, float, float] | None = None
+

@@ -1,0 +1,305 @@
+"""Finding dice on the playing surface (see :mod:`pibg.vision.dice`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+import cv2
+import numpy as np
+
+from pibg.observation import DieRead
+from pibg.vision.dice_config import DEFAULT_CONFIG, DiceConfig, FloatArray, Image, Mask, _Fit
+from pibg.vision.dice_read import _all_fits, _decide, draw_die  # noqa: F401 (doctest)
+
+# --- finding dice -------------------------------------------------------------------------------
+
+
+#: ``crop(x, y, half)``: the view's square ``[x - half, x + half]^2`` as an image (from the
+#: view itself or from a sharper source such as the camera frame), and its pixels per view
+#: pixel.
+CropFn: TypeAlias = Callable[[float, float, float], tuple[Image, float]]
+
+
+def view_crop(image: Image, work_px: int = DEFAULT_CONFIG.work_px) -> CropFn:
+    """A :data:`CropFn` that cuts squares out of ``image`` itself (edges replicated)."""
+
+    def crop(x: float, y: float, half: float) -> tuple[Image, float]:
+        k = work_px / (2.0 * half)
+        m = np.array([[k, 0.0, -k * (x - half)], [0.0, k, -k * (y - half)]])
+        src = image
+        if k < 0.7:  # shrinking: smooth first, as INTER_AREA would
+            src = cv2.GaussianBlur(image, (0, 0), 0.45 / k)
+        out = cv2.warpAffine(src, m, (work_px, work_px), flags=cv2.INTER_CUBIC,
+                             borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(out), k
+
+    return crop
+
+
+def _read_crop(
+    crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig
+) -> tuple[int, float, _Fit | None, list[_Fit], float, tuple[float, float]]:
+    """Read the die in a square crop centred on (x, y); fit geometry back in view pixels."""
+    patch, k = crop(x, y, half)
+    origin = (x - half, y - half)
+    blobs: list[tuple[float, float, float, float]] = []
+    fits, scale, dist = _all_fits(patch, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True,
+                                  blobs_out=blobs)
+    scale *= k
+    value, conf, best = _decide(fits, cfg)
+    die_work = half / cfg.crop_half * scale
+    if (best is not None and value < cfg.pips_enough
+            and _clutter(dist, best, die_work) > cfg.clutter_max):
+        return 0, 0.0, None, fits, scale, origin
+    if best is not None and value >= 2:
+        extra = _extra_pips(blobs, best, die_work, cfg)
+        if extra:
+            best = dataclasses.replace(best, extra_pips=extra)
+    return value, conf, best, fits, scale, origin
+
+
+def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
+    """Share of a face's area, away from its pips, that is not face-coloured.
+
+    A die's face is plain around its pips; the doubling cube's digits, a checker's rings or
+    the board's grain are not. Measured within 0.4 die edges of the fitted centre, outside
+    1.6 pip radii of each pip, against half the pips' own colour distance.
+    """
+    h, w = dist.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    cx, cy = fit.centre
+    inside = np.hypot(xx - cx, yy - cy) < 0.4 * die_work
+    pip_r = math.sqrt(max(fit.pip_area, 1.0) / math.pi)
+    pip_core = np.zeros((h, w), bool)
+    for px, py in fit.pips:
+        near = np.hypot(xx - px, yy - py)
+        inside &= near > 1.6 * pip_r
+        pip_core |= near < 0.6 * pip_r
+    if not inside.any() or not pip_core.any():
+        return 1.0
+    thresh = 0.5 * float(np.median(dist[pip_core]))
+    return float((dist[inside] > thresh).mean())
+
+
+def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_work: float,
+                cfg: DiceConfig) -> int:
+    """Pips of the winning size seen beside the read face: a second face shows (cocked die).
+
+    A flat die seen from above shows its sides at a grazing angle at most, where pips are
+    thin slivers; a leaning die shows a second face squarely enough for round pips.
+    """
+    n = 0
+    cx, cy = fit.centre
+    for x, y, area, _ in blobs:
+        d = math.hypot(x - cx, y - cy) / die_work
+        if not cfg.extra_dist_min <= d <= cfg.extra_dist_max:
+            continue
+        if min(math.hypot(x - px, y - py) for px, py in fit.pips) < 0.25 * die_work:
+            continue
+        if 1.0 / cfg.extra_area_ratio <= area / max(fit.pip_area, 1.0) <= cfg.extra_area_ratio:
+            n += 1
+    return n
+
+
+def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[float, float, float]]:
+    """The whole (uncut) faces seen at the levels: (long, short) in ``die_px``, and fill."""
+    out = []
+    for f in fits:
+        if f.face is not None and f.face[2] > 0.0:
+            out.append((f.face[0] / scale / die_px, f.face[1] / scale / die_px, f.face[2]))
+    return out
+
+
+def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
+    """Whether what was read is a die: enough pips in a die's layout, or a die-sized face.
+
+    A lone pip needs a face of about a die's size and square, seen at some level: that keeps
+    a checker's highlight (a round spot on a large round face) from being read as a one.
+    """
+    if value >= cfg.pips_enough:
+        return True
+    if value >= 2 and sum(1 for f in fits if f.value == value
+                          and f.cost <= cfg.pips_fit_cost) >= cfg.pips_fit_votes:
+        return True  # two or three pips on the die's grid, again and again
+    return any(
+        lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
+        and lo / max(sh, 1e-6) <= cfg.die_aspect_max
+        for lo, sh, fill in _face_sizes(fits, scale, die_px)
+    )
+
+
+def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
+    """Whether the die lies flat: a square top face of the expected size, unstretched pips.
+
+    A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
+    or larger than expected) and its pips' grid is stretched the same way.
+    """
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4]
+    if aspects:
+        # four pips or more pin down the face's shape better than its outline does (the
+        # outline merges with the die's sides and shadow)
+        return float(np.median(aspects)) <= cfg.pip_aspect_max
+    faces = _face_sizes(fits, scale, die_px)
+    if not faces:
+        return True
+    good = sum(
+        1 for lo, sh, fill in faces
+        if cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
+        and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min
+    )
+    return good >= max(1, math.ceil(cfg.flat_share * len(faces)))
+
+
+def _candidates(
+    image: Image, size: float, mask: Mask | None, cfg: DiceConfig
+) -> list[tuple[float, float]]:
+    """Likely centres of dice of edge ``size``, strongest first.
+
+    Pips are small round spots of any colour on a plain face: the determinant of the
+    Hessian of the brightness at pip scale (which answers to spots, hardly to edges or
+    stripes) is summed over a die-sized window, and the window's local maxima are the
+    candidates. Whole-image filters only: a few
+    milliseconds on the top-down view.
+    """
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
+    g = cv2.GaussianBlur(grey, (0, 0), sigma)
+    lxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    lyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    lxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    doh = (lxx * lyy - lxy * lxy) * (sigma**4 / 16.0)
+    spots = np.sqrt(np.maximum(doh - cfg.spot_min_response, 0.0))
+    if mask is not None:
+        spots[mask == 0] = 0.0
+    h, w = grey.shape
+    k = max(3, round(cfg.window * size))
+    # two box filters make a tent-shaped window: it peaks near the spots' centroid (one box
+    # has a plateau) and costs the same at any size
+    kb = max(2, round(cfg.window * size * 1.25))
+    edge = round(cfg.edge_margin * size)
+    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb)) * cfg.score_scale
+    peaks = (score >= cv2.dilate(score, np.ones((k, k), np.uint8))) & (score >= cfg.min_score)
+    if mask is not None:
+        peaks &= mask > 0
+    peaks[:edge] = False
+    peaks[h - edge:] = False
+    peaks[:, :edge] = False
+    peaks[:, w - edge:] = False
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-score[ys, xs], kind="stable")
+    out: list[tuple[float, float, float]] = []
+    top = float(score[ys[order[0]], xs[order[0]]]) if len(order) else 0.0
+    for i in order[: 4 * cfg.max_dice_candidates]:
+        sc = float(score[ys[i], xs[i]])
+        if sc < cfg.min_score_share * top:
+            break  # a die's spots sum to a good share of the strongest's (a one to a six)
+        x, y = _centroid(spots, float(xs[i]), float(ys[i]), cfg.shift_radius * size)
+        if all(math.hypot(x - c[0], y - c[1]) > cfg.merge_dist * size for c in out):
+            out.append((x, y, sc))
+        if len(out) >= cfg.max_dice_candidates:
+            break
+    return [(x, y) for x, y, _ in out]
+
+
+def _centroid(spots: FloatArray, x: float, y: float, radius: float) -> tuple[float, float]:
+    """(x, y) moved to the centroid of the spots around it (a few mean-shift steps): every
+    layout's pips are centred on the face."""
+    h, w = spots.shape
+    r = max(1, math.ceil(radius))
+    for _ in range(3):
+        xi, yi = round(x), round(y)
+        x0, x1, y0, y1 = max(0, xi - r), min(w, xi + r + 1), max(0, yi - r), min(h, yi + r + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        win = spots[y0:y1, x0:x1] * ((xx - x) ** 2 + (yy - y) ** 2 <= radius * radius)
+        total = float(win.sum())
+        if total <= 0.0:
+            break
+        nx = float((win.sum(axis=0) * xx[0]).sum()) / total
+        ny = float((win.sum(axis=1) * yy[:, 0]).sum()) / total
+        done = math.hypot(nx - x, ny - y) < 0.5
+        x, y = nx, ny
+        if done:
+            break
+    return x, y
+
+
+def _inside(mask: Mask | None, x: float, y: float) -> bool:
+    """Whether (x, y) lies where dice may lie (a die's centre off the mask is no die)."""
+    if mask is None:
+        return True
+    xi, yi = round(x), round(y)
+    return 0 <= yi < mask.shape[0] and 0 <= xi < mask.shape[1] and bool(mask[yi, xi])
+
+
+def find_dice(
+    image: Image,
+    *,
+    die_px: float | Sequence[float],
+    surface_mask: Mask | None = None,
+    config: DiceConfig = DEFAULT_CONFIG,
+    crop: CropFn | None = None,
+) -> list[DieRead]:
+    """Every die lying in a top-down BGR view of the playing surface.
+
+    ``die_px`` is the expected edge of a die in this image's pixels (or several sizes to try,
+    likeliest first); ``surface_mask`` (non-zero where dice may lie) limits the search;
+    ``crop`` cuts a square of the view from a sharper source for reading (default: the view
+    itself). Each die is reported with its value, its centre in this image's pixel
+    coordinates, ``flat=False`` when its top face is not a square of the expected size (a
+    cocked die) and a confidence; strongest first.
+
+    >>> board = np.full((200, 300, 3), (40, 90, 30), np.uint8)
+    >>> die = draw_die(4, size=30, angle=10.0, background=(40, 90, 30))
+    >>> board[50:50 + die.shape[0], 80:80 + die.shape[1]] = die
+    >>> [(d.value, d.flat) for d in find_dice(board, die_px=30)]
+    [(4, True)]
+    """
+    sizes = [float(die_px)] if isinstance(die_px, (int, float)) else [float(s) for s in die_px]
+    if not sizes or min(sizes) <= 2:
+        raise ValueError(f"die_px must be a few pixels at least, got {die_px!r}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    crop = crop or view_crop(image, config.work_px)
+    for size in sizes:  # the dice of one roll are alike: the first size that finds one
+        found = _find_at(image, size, surface_mask, config, crop)
+        if found:
+            return found
+    return []
+
+
+def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
+             crop: CropFn) -> list[DieRead]:
+    """The dice of edge ``size`` (view pixels)."""
+    found: list[DieRead] = []
+    half = cfg.crop_half * size
+    near = cfg.merge_dist * size
+    for cx, cy in _candidates(image, size, surface_mask, cfg):
+        if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
+            continue
+        x, y = cx, cy
+        value, conf, best, fits, scale, origin = _read_crop(crop, x, y, half, cfg)
+        for _ in range(2):  # re-centre on the pips and read again
+            if best is None:
+                break
+            nx = origin[0] + best.centre[0] / scale
+            ny = origin[1] + best.centre[1] / scale
+            if math.hypot(nx - x, ny - y) < cfg.recentre * size:
+                break
+            x, y = nx, ny
+            value, conf, best, fits, scale, origin = _read_crop(crop, x, y, half, cfg)
+        if best is None or value == 0 or conf < cfg.min_confidence:
+            continue
+        x = origin[0] + best.centre[0] / scale
+        y = origin[1] + best.centre[1] / scale
+        if not _inside(surface_mask, x, y) or any(math.hypot(x - d.x, y - d.y) < near
+                                                  for d in found):
+            continue
+        if not _is_die(value, fits, scale, size, cfg):
+            continue
+        flat = best.extra_pips < cfg.extra_pips_cocked and _is_flat(value, fits, scale, size, cfg)
+        found.append(DieRead(value, x, y, flat, conf))
+    found.sort(key=lambda d: -d.confidence)
+    return found

@@ -1,0 +1,553 @@
+"""Reading one die: pips matched against the six layouts (see :mod:`pibg.vision.dice`).
+
+>>> read_die(draw_die(5, size=48))[0]
+5
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from pibg.vision.dice_config import (
+    DEFAULT_CONFIG,
+    LAYOUTS,
+    DiceConfig,
+    FloatArray,
+    Image,
+    Mask,
+    _Fit,
+)
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_SQUARE = np.ones((3, 3), np.uint8)
+
+# --- layout matching --------------------------------------------------------------------------
+
+
+def _rotations(step_deg: float) -> FloatArray:
+    angles = np.deg2rad(np.arange(0.0, 180.0, step_deg))
+    c, s = np.cos(angles), np.sin(angles)
+    return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (A, 2, 2)
+
+
+def _variants(value: int, spreads: tuple[float, ...]) -> list[FloatArray]:
+    """The layouts tried for ``value``: a six's columns sit at various distances."""
+    lay = np.asarray(LAYOUTS[value], dtype=np.float64)
+    if value != 6:
+        return [lay]
+    return [lay * np.array([a, 1.0]) for a in spreads]
+
+
+@functools.lru_cache(maxsize=64)
+def _placed(value: int, spreads: tuple[float, ...], step_deg: float
+            ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Every variant of ``value``'s layout under every rotation: ``(V*A, n, 2)``, each row's
+    layout rms radius ``(V*A,)`` and its rotation's angle in degrees ``(V*A,)``."""
+    rot = _rotations(step_deg)
+    rows, rms, ang = [], [], []
+    for lay in _variants(value, spreads):
+        rows.append(np.einsum("aij,nj->ani", rot, lay))
+        rms.append(np.full(len(rot), math.sqrt(float((lay**2).sum(axis=1).mean()))))
+        ang.append(np.arange(len(rot)) * (180.0 / len(rot)))
+    return np.concatenate(rows), np.concatenate(rms), np.concatenate(ang)
+
+
+def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: FloatArray
+                  ) -> tuple[FloatArray, FloatArray]:
+    """Residual and step of centred point sets ``q`` ``(C, n, 2)`` against placed layouts
+    ``placed`` ``(C, R, n, 2)`` (or ``(R, n, 2)`` for all): each ``(C, R)``."""
+    step = np.maximum(rms_q[:, None], 1e-9) / rms_l  # (C, R)
+    if placed.ndim == 3:
+        placed = placed[None]
+    diff = q[:, None, :, None, :] - step[:, :, None, None, None] * placed[:, :, None, :, :]
+    d = np.sqrt((diff * diff).sum(axis=-1))  # (C, R, n, n)
+    cost = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
+    return cost, step
+
+
+def _fit_batch(
+    pts: FloatArray, value: int, rot: FloatArray, spreads: tuple[float, ...] = (1.0,)
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The best rotation (and, for a six, column spread) of ``value``'s layout onto each of
+    many point sets ``pts`` ``(C, n, 2)``: the residual, grid step and angle of each ``(C,)``.
+
+    The residual is the mean distance from a point to its nearest layout pip, both ways, in
+    units of the grid step. Coarse to fine: every 4th rotation first, then the rotations
+    beside the best one.
+    """
+    placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
+                                    180.0 / len(rot))
+    n_rot = len(rot)
+    q = pts - pts.mean(axis=1, keepdims=True)
+    rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))  # (C,)
+    coarse = np.arange(0, len(placed), 4)
+    cost, _ = _layout_costs(q, rms_q, placed[coarse], rms_l[coarse])
+    best = coarse[cost.argmin(axis=1)]  # (C,)
+    base = (best // n_rot) * n_rot
+    near = base[:, None] + (best[:, None] - base[:, None] + np.arange(-2, 3)[None, :]) % n_rot
+    cost, step = _layout_costs(q, rms_q, placed[near], rms_l[near])  # (C, 5)
+    pick = cost.argmin(axis=1)
+    rows = np.arange(len(pts))
+    resid = np.where(rms_q > 1e-9, cost[rows, pick], 9.0)
+    return resid, step[rows, pick], angles[near[rows, pick]]
+
+
+def _affine_aspect(pts: FloatArray, value: int, angle_deg: float) -> float:
+    """Side ratio of the affine map that best carries the layout onto ``pts``."""
+    if value < 4:
+        return 1.0
+    lay = np.asarray(LAYOUTS[value], dtype=np.float64)
+    a = math.radians(angle_deg)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    placed = lay @ r.T
+    q = pts - pts.mean(axis=0)
+    # match each layout pip to its nearest point, then least squares q = placed @ M
+    d = np.linalg.norm(placed[:, None, :] - q[None, :, :] / max(1e-9, np.abs(q).max()), axis=-1)
+    order = d.argmin(axis=1)
+    if len(set(order.tolist())) != len(order):
+        return 1.0
+    m, *_ = np.linalg.lstsq(placed, q[order], rcond=None)
+    sv = np.linalg.svd(m, compute_uv=False)
+    return float(sv[0] / max(sv[1], 1e-9))
+
+
+# --- reading one die ---------------------------------------------------------------------------
+
+
+def _face_colour(
+    lab: FloatArray, cfg: DiceConfig, die_frac: float = 1.0
+) -> FloatArray:
+    h, w = lab.shape[:2]
+    r = cfg.face_sample * die_frac
+    y0, y1 = int(h * (0.5 - r)), math.ceil(h * (0.5 + r))
+    x0, x1 = int(w * (0.5 - r)), math.ceil(w * (0.5 + r))
+    sample = lab[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+    if len(sample) < 4:
+        return np.asarray(lab.reshape(-1, 3).mean(axis=0), dtype=np.float64)
+    # the median colour near the centre (the face is the majority there, the pips are not,
+    # and a marbled face has no single mode), refined by the mean of the colours near it
+    centre = np.median(sample, axis=0)
+    for _ in range(2):
+        near = np.linalg.norm(sample - centre, axis=1) < cfg.face_radius
+        if near.sum() < 4:
+            break
+        centre = sample[near].mean(axis=0)
+    return np.asarray(centre, dtype=np.float64)
+
+
+def _holes(
+    dist: FloatArray, level: float, cfg: DiceConfig, die_frac: float = 1.0
+) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float]] | None:
+    """The face at one level and the round holes in it.
+
+    Returns ``([(x, y, area, roundness), ...], (long side, short side, rectangle fill))``
+    or None.
+    """
+    h, w = dist.shape
+    face: Mask = cv2.morphologyEx((dist < level).astype(np.uint8), cv2.MORPH_CLOSE, _CROSS)
+    n, lab, _stats, _cents = cv2.connectedComponentsWithStats(face, connectivity=4)
+    if n <= 1:
+        return None
+    # the face is the component that covers most of the crop's central region
+    r = 0.2 * die_frac
+    cy0, cy1 = int(h * (0.5 - r)), int(h * (0.5 + r)) + 1
+    cx0, cx1 = int(w * (0.5 - r)), int(w * (0.5 + r)) + 1
+    central = np.bincount(lab[cy0:cy1, cx0:cx1].ravel(), minlength=n)
+    central[0] = 0
+    k = int(np.argmax(central))
+    if central[k] == 0:
+        return None
+    comp = (lab == k).astype(np.uint8)
+    contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.vstack(contours))
+    region: Mask = np.zeros_like(comp)
+    cv2.fillConvexPoly(region, hull, (1,))
+    face_area = float(region.sum())
+    if face_area < 0.08 * h * w:
+        return None
+    (_, (rw, rh), _) = cv2.minAreaRect(hull)
+    rect_fill = float(cv2.contourArea(hull)) / max(rw * rh, 1.0)
+    hx, hy, hw, hh = cv2.boundingRect(hull)
+    if hx <= 0 or hy <= 0 or hx + hw >= w or hy + hh >= h:
+        rect_fill = 0.0  # cut by the crop: not a whole face, its shape unknown
+    face_shape = (float(max(rw, rh)), float(min(rw, rh)), min(rect_fill, 1.0))
+    inner: Mask = cv2.erode(region, _SQUARE)
+    inner[0, :] = inner[-1, :] = inner[:, 0] = inner[:, -1] = 0
+    holes: Mask = cv2.morphologyEx((inner & (dist >= level)).astype(np.uint8), cv2.MORPH_OPEN,
+                                   _CROSS)
+    m, hl, hs, hc = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    border = region & (1 - cv2.erode(inner, _SQUARE))
+    out: list[tuple[float, float, float, float]] = []
+    for i in range(1, m):
+        area = float(hs[i, cv2.CC_STAT_AREA])
+        if area < cfg.pip_area_min * face_area or area > cfg.one_area_max * face_area:
+            continue
+        sel = hl == i
+        if float(border[sel].sum()) > cfg.hole_border_max * area:
+            continue
+        ys, xs = np.nonzero(sel)
+        pts = np.stack([xs, ys], 1).astype(np.float32)
+        (_, _), rad = cv2.minEnclosingCircle(pts)
+        roundness = area / max(math.pi * (rad + 0.5) ** 2, 1.0)
+        if roundness < cfg.pip_roundness:
+            continue
+        out.append((float(hc[i, 0]), float(hc[i, 1]), area, roundness))
+    out.sort(key=lambda t: -t[2])
+    return out[: cfg.max_candidates], face_shape
+
+
+@functools.lru_cache(maxsize=32)
+def _radii(rw: int) -> FloatArray:
+    """Distances from the centre of a ``(2 rw + 1)``-square window."""
+    yy, xx = np.mgrid[-rw:rw + 1, -rw:rw + 1]
+    return np.asarray(np.hypot(yy, xx), dtype=np.float64)
+
+
+def _quantile(values: FloatArray, q: float) -> float:
+    """``np.quantile(values, q)`` (linear), cheaper on the few values of a pip's window."""
+    v = np.sort(values, axis=None)
+    pos = q * (len(v) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return float(v[lo] + (v[hi] - v[lo]) * (pos - lo))
+
+
+def _blobs(
+    dist: FloatArray, cfg: DiceConfig
+) -> list[tuple[float, float, float, float]]:
+    """Pip-sized bright spots of the distance map (either polarity: distance is unsigned).
+
+    Each is ``(x, y, area, roundness)``: its centroid, area and roundness where it is
+    brighter than the midpoint between its core and the face ring around it; the most
+    contrasted come first.
+    """
+    h, w = dist.shape
+    resp = np.full((h, w), -np.inf, np.float32)
+    scale_of = np.zeros((h, w), np.float32)
+    for sigma in cfg.blob_sigmas:
+        g = cv2.GaussianBlur(dist, (0, 0), sigma)
+        log = -(sigma**2) * cv2.Laplacian(g, cv2.CV_32F, ksize=3)
+        better = log > resp
+        resp[better] = log[better]
+        scale_of[better] = sigma
+    peaks = (resp >= cv2.dilate(resp, np.ones((5, 5), np.uint8))) & (resp > cfg.blob_min_response)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) > cfg.blob_peaks:  # the strongest only: each costs a little
+        top = np.argsort(-resp[ys, xs], kind="stable")[: cfg.blob_peaks]
+        ys, xs = ys[top], xs[top]
+    found: list[tuple[float, tuple[float, float, float, float]]] = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        r = float(scale_of[y, x]) * math.sqrt(2.0)
+        rw = math.ceil(2.2 * r)
+        y0, y1, x0, x1 = max(0, y - rw), min(h, y + rw + 1), max(0, x - rw), min(w, x + rw + 1)
+        win = dist[y0:y1, x0:x1]
+        rr = _radii(rw)[y0 - y + rw:y1 - y + rw, x0 - x + rw:x1 - x + rw]
+        core = win[rr <= max(1.0, 0.5 * r)]
+        ring = win[(rr >= 1.6 * r) & (rr <= 2.2 * r)]
+        if core.size == 0 or ring.size < 6:
+            continue
+        core_v = _quantile(core, 0.5)
+        ring_v = _quantile(ring, 0.4)
+        contrast = core_v - ring_v
+        if contrast < cfg.blob_min_contrast:
+            continue
+        mask = (win > 0.5 * (core_v + ring_v)).astype(np.uint8)
+        _n, lab, st, ce = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        k = int(lab[y - y0, x - x0])
+        if k == 0:
+            continue
+        bx, by, bw, bh = (int(v) for v in st[k, :4])
+        if (bx == 0 and x0 > 0) or (by == 0 and y0 > 0):
+            continue
+        if (bx + bw >= x1 - x0 and x1 < w) or (by + bh >= y1 - y0 and y1 < h):
+            continue
+        area = float(st[k, cv2.CC_STAT_AREA])
+        ys_k, xs_k = np.nonzero(lab == k)
+        (_, _), rad = cv2.minEnclosingCircle(np.stack([xs_k, ys_k], 1).astype(np.float32))
+        roundness = area / max(math.pi * (rad + 0.5) ** 2, 1.0)
+        found.append((contrast, (float(ce[k, 0]) + x0, float(ce[k, 1]) + y0, area, roundness)))
+    found.sort(key=lambda t: -t[0])
+    return [t[1] for t in found[: cfg.max_candidates]]
+
+
+def _explain(
+    holes: list[tuple[float, float, float, float]],
+    size: float,
+    centre: tuple[float, float],
+    rot: FloatArray,
+    cfg: DiceConfig,
+    known: bool = False,
+) -> list[_Fit]:
+    """Every plausible value for one set of pip candidates, with its cost (lower is better).
+
+    ``size`` is the die's size in the crop and ``centre`` the crop's centre. When ``known`` is
+    False the size is only the crop's side (a labelled box: the die fills it, sides and all);
+    when True it is the die's edge, known from the board's geometry, and the checks tighten.
+    """
+    step_lo, step_hi = (cfg.known_step_min, cfg.known_step_max) if known else (
+        cfg.step_min, cfg.step_max)
+    rad_many = cfg.known_unexplained_radius if known else cfg.one_unexplained_radius
+    area_hi = cfg.known_pip_area_max if known else cfg.pip_area_max
+
+    fits: list[_Fit] = []
+    if not holes:
+        return fits
+    xy = np.array([(h[0], h[1]) for h in holes], dtype=np.float64)
+    areas = np.array([h[2] for h in holes], dtype=np.float64)
+    crop_area = size * size
+    crop_side = 2.0 * max(centre) + 1.0
+    n = len(holes)
+    for value in range(1, 7):
+        if value > n:
+            break
+        # every subset of ``value`` holes, screened all at once on size and centring
+        subs = _combos(n, value)
+        a_all = areas[subs]  # (C, value)
+        c_all = xy[subs].mean(axis=1)  # (C, 2)
+        off_all = np.hypot(c_all[:, 0] - centre[0], c_all[:, 1] - centre[1]) / crop_side
+        if value == 1:
+            one_min = cfg.known_one_area_min if known else cfg.pip_area_min
+            ok = ((a_all[:, 0] >= one_min * crop_area)
+                  & (a_all[:, 0] <= cfg.one_area_max * crop_area)
+                  & (off_all <= cfg.one_offset_max))
+        else:
+            amin, amax = a_all.min(axis=1), a_all.max(axis=1)
+            ok = ((amin >= cfg.pip_area_min * crop_area) & (amax <= area_hi * crop_area)
+                  & (amax <= cfg.pip_size_ratio * amin) & (off_all <= cfg.centre_offset_max))
+            # the grid step (rms radius / the layout's) and the pips' size against it must
+            # fit for some variant of the layout: checked before the costly fit
+            _, rms_l, _ = _placed(value, cfg.six_spreads if value == 6 else (1.0,),
+                                  180.0 / len(rot))
+            lo_l, hi_l = float(rms_l.min()), float(rms_l.max())
+            q = xy[subs] - c_all[:, None, :]
+            rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))
+            pip_r = np.sqrt(a_all.mean(axis=1) / math.pi)
+            ok &= ((rms_q >= step_lo * size * lo_l - 1e-9) & (rms_q <= step_hi * size * hi_l + 1e-9)
+                   & (pip_r * lo_l <= cfg.pip_step_max * rms_q + 1e-9)
+                   & (pip_r * hi_l >= cfg.pip_step_min * rms_q - 1e-9))
+        best: _Fit | None = None
+        keep = np.flatnonzero(ok)
+        if value >= 2 and len(keep):
+            resid_b, step_b, angle_b = _fit_batch(xy[subs[keep]], value, rot, cfg.six_spreads)
+            fitted = {int(j): (float(r), float(st), float(an))
+                      for j, r, st, an in zip(keep, resid_b, step_b, angle_b, strict=True)}
+        for j in keep.tolist():
+            s = subs[j].tolist()
+            a = a_all[j]
+            pts = xy[s]
+            c = c_all[j]
+            off = float(off_all[j])
+            if value == 1:
+                if known and holes[s[0]][3] < cfg.one_roundness:
+                    continue
+                cost = cfg.offset_weight * off * 2.0
+                step = math.sqrt(a[0] / math.pi) * 1.6
+                angle = 0.0
+                radius = cfg.one_alone_radius * size
+            else:
+                resid, step, angle = fitted[j]
+                if resid > cfg.residual_max:
+                    continue
+                if not step_lo <= step / size <= step_hi:
+                    continue
+                pip_r = math.sqrt(float(a.mean()) / math.pi)
+                if not cfg.pip_step_min <= pip_r / step <= cfg.pip_step_max:
+                    continue
+                ra = np.sqrt(a)
+                spread = float(np.std(ra) / np.mean(ra))
+                cost = resid + cfg.offset_weight * off + cfg.size_spread_weight * spread
+                radius = max(cfg.unexplained_radius * step, rad_many * size)
+            # penalise pip-like candidates the explanation leaves out
+            med = _quantile(a, 0.5)
+            lo_ratio = 0.15 if value == 1 else 0.4
+            for i in range(n):
+                if i in s:
+                    continue
+                d = math.hypot(xy[i, 0] - c[0], xy[i, 1] - c[1])
+                if lo_ratio <= areas[i] / med <= 2.5 and d < radius:
+                    cost += cfg.unexplained_cost
+            if best is None or cost < best.cost:
+                aspect = _affine_aspect(pts, value, angle) if value >= 4 else 1.0
+                best = _Fit(value, cost, (float(c[0]), float(c[1])), step, angle, aspect,
+                            tuple((float(p[0]), float(p[1])) for p in pts),
+                            pip_area=med)
+        if best is not None:
+            fits.append(best)
+    return fits
+
+
+@functools.lru_cache(maxsize=128)
+def _combos(n: int, k: int) -> npt.NDArray[np.intp]:
+    """Every k-subset of range(n), in itertools order: ``(C, k)``."""
+    return np.array(list(itertools.combinations(range(n), k)), dtype=np.intp).reshape(-1, k)
+
+
+def _prepare(patch: Image, cfg: DiceConfig) -> tuple[FloatArray, float]:
+    if patch.ndim == 2:
+        patch = cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR)
+    h, w = patch.shape[:2]
+    scale = cfg.work_px / max(h, w)
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    img = cv2.resize(patch, (max(8, round(w * scale)), max(8, round(h * scale))),
+                     interpolation=interp)
+    lab: FloatArray = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    if cfg.blur_sigma > 0:
+        lab = np.asarray(cv2.GaussianBlur(lab, (0, 0), cfg.blur_sigma))
+    return lab, scale
+
+
+def _distance_map(
+    lab: FloatArray, cfg: DiceConfig, die_frac: float = 1.0
+) -> FloatArray:
+    face = _face_colour(lab, cfg, die_frac)
+    diff = lab - face[None, None, :]
+    diff[..., 0] *= cfg.lightness_weight
+    return np.asarray(np.sqrt((diff**2).sum(axis=2)), dtype=np.float32)
+
+
+def _all_fits(
+    patch: Image, cfg: DiceConfig, die_frac: float = 1.0, known: bool = False,
+    blobs_out: list[tuple[float, float, float, float]] | None = None,
+) -> tuple[list[_Fit], float, FloatArray]:
+    """Every level's best explanation of ``patch`` (and the blob detector's, weighted).
+
+    ``die_frac`` is the die's size as a fraction of the patch's longer side: its outline box
+    (``known=False``) or its edge (``known=True``). With the edge known, a patch without a
+    pip-like spot near its centre is given up at once (no fits). The spots found are added
+    to ``blobs_out``.
+    """
+    lab, scale = _prepare(patch, cfg)
+    dist = _distance_map(lab, cfg, die_frac)
+    rot = _rotations(cfg.angle_step)
+    fits: list[_Fit] = []
+    h, w = dist.shape
+    size = float(max(h, w)) * die_frac
+    centre = ((w - 1) / 2.0, (h - 1) / 2.0)
+    blobs = _blobs(dist, cfg) if cfg.use_blobs or known else []
+    if blobs_out is not None:
+        blobs_out.extend(blobs)
+    if known and not any(math.hypot(b[0] - centre[0], b[1] - centre[1]) < cfg.spot_near * size
+                         for b in blobs):
+        return fits, scale, dist
+    blob_best: _Fit | None = None
+    if cfg.use_blobs:
+        blob_fits = _explain(blobs, size, centre, rot, cfg, known)
+        if blob_fits:
+            blob_best = min(blob_fits, key=lambda f: (f.cost, -f.value))
+    seen: dict[tuple[tuple[int, int, bool], ...], list[_Fit]] = {}
+    quick = [lv for lv in cfg.quick_levels if known]
+    levels = quick + [lv for lv in cfg.levels if lv not in quick]
+    for i, level in enumerate(levels):
+        if (i == len(quick) and quick and blob_best is not None
+                and _agree(fits, blob_best, quick, cfg)):
+            break  # the spots and a few levels agree, each fitting well: read
+        found = _holes(dist, level, cfg, die_frac)
+        if found is None:
+            continue
+        holes, face_shape = found
+        if cfg.use_levels:
+            # neighbouring levels often cut the same holes, a little larger or smaller: the
+            # same explanation holds
+            key = tuple((round(x), round(y), rd >= cfg.one_roundness) for x, y, _, rd in holes)
+            if key not in seen:
+                seen[key] = _explain(holes, size, centre, rot, cfg, known)
+            level_fits = seen[key]
+            if level_fits:
+                best = min(level_fits, key=lambda f: (f.cost, -f.value))
+                fits.append(dataclasses.replace(best, face=face_shape))
+    if blob_best is not None:
+        fits.extend([blob_best] * cfg.blob_votes)
+    return fits, scale, dist
+
+
+def _agree(fits: list[_Fit], blob: _Fit, quick: list[float], cfg: DiceConfig) -> bool:
+    """Whether every quick level and the spots read the same value, each fitting well."""
+    return (len(fits) == len(quick) and blob.cost <= cfg.quick_cost
+            and all(f.value == blob.value and f.cost <= cfg.quick_cost for f in fits))
+
+
+def _decide(
+    fits: list[_Fit], cfg: DiceConfig = DEFAULT_CONFIG
+) -> tuple[int, float, _Fit | None]:
+    """Vote over levels: each level's best fit counts by how well it fits.
+
+    A face whose pips are partly missed at some levels reads as a smaller value there (a
+    four inside a six, a two inside a four), never the other way round; so a value with
+    more pips gets a bonus per pip when it fits well somewhere.
+    """
+    score: dict[int, float] = {}
+    best_per: dict[int, _Fit] = {}
+    for f in fits:
+        score[f.value] = score.get(f.value, 0.0) + max(0.0, 1.0 - f.cost)
+        if f.value not in best_per or f.cost < best_per[f.value].cost:
+            best_per[f.value] = f
+    if not score or max(score.values()) <= 0.0:
+        return 0, 0.0, None
+    for v, f in best_per.items():
+        if f.cost <= cfg.bonus_cost_max:
+            score[v] += cfg.pip_bonus * v
+    ranked = sorted(score, key=lambda v: -score[v])
+    top = ranked[0]
+    total = sum(score.values())
+    conf = score[top] / total * (1.0 - math.exp(-score[top]))
+    return top, float(min(max(conf, 0.0), 1.0)), best_per[top]
+
+
+def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int, float]:
+    """The value (1-6) on a die seen from above, and a confidence in [0, 1].
+
+    ``patch`` is a BGR (or grey) crop holding one die, roughly centred, the die filling a
+    good part of it. When no layout fits, the value is 0 and the confidence 0.
+
+    >>> read_die(draw_die(3, size=40, angle=20.0))[0]
+    3
+    """
+    if patch.size == 0 or min(patch.shape[:2]) < 6:
+        return 0, 0.0
+    fits, _, _ = _all_fits(patch, config)
+    value, conf, _ = _decide(fits, config)
+    return value, conf
+
+
+# --- synthetic dice ------------------------------------------------------------------------------
+
+
+def draw_die(
+    value: int,
+    *,
+    size: int = 48,
+    angle: float = 0.0,
+    face: tuple[int, int, int] = (235, 235, 235),
+    pip: tuple[int, int, int] = (20, 20, 20),
+    background: tuple[int, int, int] = (90, 120, 150),
+    margin: float = 0.25,
+    pip_diameter: float = 0.2,
+    step: float = 0.28,
+) -> Image:
+    """A synthetic top view of a die (for tests and demos): BGR, ``size`` px edge, rotated."""
+    if value not in LAYOUTS:
+        raise ValueError(f"die value must be 1-6, got {value!r}")
+    ss = 4
+    edge = size * ss
+    canvas = round(size * (1 + 2 * margin)) * ss
+    img = np.empty((canvas, canvas, 3), np.uint8)
+    img[:] = background
+    c = canvas / 2.0
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * edge / 2.0
+    poly = (corners @ rot.T + c).round().astype(np.int32)
+    cv2.fillConvexPoly(img, poly, face, lineType=cv2.LINE_AA)
+    for px, py in LAYOUTS[value]:
+        p = np.array([px, py]) * step * edge @ rot.T + c
+        cv2.circle(img, (round(p[0]), round(p[1])), int(pip_diameter * edge / 2),
+                   pip, -1, lineType=cv2.LINE_AA)
+    out = cv2.resize(img, (canvas // ss, canvas // ss), interpolation=cv2.INTER_AREA)
+    return np.asarray(out, dtype=np.uint8)
