@@ -27,10 +27,16 @@ class ColourModel:
     mean: tuple[float, float, float]
     sigma: tuple[float, float, float]
 
-    def dist2(self, f: Array) -> Array:
+    def dist2(self, f: Array, side: int = 0) -> Array:
+        """Squared normalised distance. ``side`` +1: a lighter colour than the mean is no
+        farther (the lightest class only gets lighter under more light or glare); -1: a darker
+        one is no farther (the darkest class); 0: both ways count."""
         m = np.asarray(self.mean, np.float32)
         s = np.asarray(self.sigma, np.float32)
-        return np.asarray((((f - m) / s) ** 2).sum(-1), np.float32)
+        z = (np.asarray(f, np.float32) - m) / s
+        if side:
+            z[..., 0] = np.minimum(z[..., 0], 0.0) if side > 0 else np.maximum(z[..., 0], 0.0)
+        return np.asarray((z ** 2).sum(-1), np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +119,15 @@ def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
 
 def classify_places(cfg: VisionConfig, feat: Array, background: Array,
                     white: ColourModel, black: ColourModel) -> SlotReading:
-    """Distances of each place to empty / White / Black; all colours in Lab."""
+    """Distances of each place to empty / White / Black; all colours in Lab.
+
+    White is the lighter class and Black the darker: a White checker lighter than learnt (more
+    light, glare, a clipped sensor) or a Black one darker is no less White or Black.
+    """
     bs = np.asarray(cfg.background_sigma, np.float32)
     return SlotReading(
         np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32),
-        white.dist2(feat), black.dist2(feat))
+        white.dist2(feat, +1), black.dist2(feat, -1))
 
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)

@@ -256,8 +256,10 @@ class VisionConfig:
     unexplained: float = 30.0
     #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
     rail_chroma: float = 12.0
-    #: Hand rules: (changed rail places, unexplained checker places) pairs, either enough.
-    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (2, 12))
+    #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two
+    #: dice cover at most four places; seven places like neither board nor checker are
+    #: something else over the board.
+    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (0, 7))
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.
