@@ -345,23 +345,33 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
                scale: float) -> tuple[float, float]:
     """Estimated number of checkers in one half of the tray, and how sure (0-1).
 
-    The pile's length is the run of rows (from the outer end, small gaps allowed) whose edge
-    strength clearly exceeds the empty tray's ``base`` profile learnt at calibration.
+    Each row's edge strength is compared with the empty tray's ``base`` profile learnt at
+    calibration (a log ratio, so a dark pile in a dark tray counts as much as a light one). The
+    pile is the run of rows from the outer end that splits the profile best into a strong part
+    and a weak rest (the largest between-part variance); it must stand out from the rest and
+    from the empty tray, and end in a step (a light that only sharpens the tray's grain raises
+    the whole profile, with no end), else the tray is empty. Without a learnt empty tray (a
+    rough calibration) the profile's own lower quintile stands in for it.
     """
     e = tray_energy(layout, canon, white, scale)
     n = min(len(e), len(base))
-    if n == 0:
+    if n < 4:
         return 0.0, 0.3
-    hi = e[:n] > np.maximum(base[:n] * cfg.tray_base_factor, cfg.tray_min_energy)
+    empty = base[:n] if np.any(base[:n] > 0) else np.full(n, np.percentile(e[:n], 20))
+    r = np.log((e[:n] + 0.05) / (np.maximum(empty, 0.0) + 0.05))
+    c = np.concatenate([[0.0], np.cumsum(r)])
     pitch = layout.tray_capacity_px()
-    ext, gap, started = 0, 0, False
-    for i, h in enumerate(hi):
-        if h:
-            ext, gap, started = i + 1, 0, True
-        else:
-            gap += 1
-            if (started and gap > cfg.tray_gap * pitch) or (not started and i > 3 * pitch):
-                break
+    w = max(2, round(2 * pitch))
+    best, ext = 0.0, 0
+    for m in range(max(2, int(pitch)), min(n - 2, int((15.5 + cfg.tray_end_allowance) * pitch))):
+        m1 = c[m] / m
+        m2 = (c[n] - c[m]) / (n - m)
+        step = (c[m] - c[max(m - w, 0)]) / min(w, m) - (c[min(m + w, n)] - c[m]) / min(w, n - m)
+        if m1 - m2 < cfg.tray_contrast or m1 < cfg.tray_level or step < cfg.tray_contrast:
+            continue
+        s = m * (n - m) * (m1 - m2) ** 2
+        if s > best:
+            best, ext = s, m
     est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)

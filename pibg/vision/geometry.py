@@ -264,13 +264,13 @@ class VisionConfig:
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.
     min_colour_contrast: float = 25.0
-    #: A tray row belongs to a pile when its edge strength exceeds the empty tray's times this
-    #: factor and this absolute floor (in units of the frame's median gradient).
-    tray_base_factor: float = 2.5
-    tray_min_energy: float = 0.12
-    #: Gap (in checker pitches) that ends a pile, and the pile length beyond its checkers.
-    tray_gap: float = 1.5
-    tray_end_allowance: float = 1.1
+    #: The tray's pile (log ratio of edge strength to the empty tray's): its mean must exceed
+    #: the rest of the tray's by this much and the empty tray's by ``tray_level``.
+    tray_contrast: float = 0.45
+    tray_level: float = 0.5
+    #: The pile's length beyond its checkers (the last one's rim and its height seen aslant),
+    #: in checker pitches.
+    tray_end_allowance: float = 1.5
     #: The pile's length confirms "all unseen checkers are borne off" within this many.
     tray_agree: float = 2.5
     #: Ring search: shift (point widths) and relative radius slack.
