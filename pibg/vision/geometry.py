@@ -271,8 +271,10 @@ class VisionConfig:
     #: The pile's length beyond its checkers (the last one's rim and its height seen aslant),
     #: in checker pitches.
     tray_end_allowance: float = 1.5
-    #: The pile's length confirms "all unseen checkers are borne off" within this many.
-    tray_agree: float = 2.5
+    #: Spread (checkers) of a sure tray count, and the log-cost of each checker assumed hidden
+    #: in a second layer, when the whole board is read at once.
+    tray_sigma: float = 0.6
+    hidden_cost: float = 0.0
     #: Ring search: shift (point widths) and relative radius slack.
     ring_shift: float = 0.075
     ring_radius_slack: float = 0.1

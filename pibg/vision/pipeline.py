@@ -131,7 +131,7 @@ class Vision:
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1])
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
-        run, colour, cum = B.counts_from_logits(logits, reading)
+        _run, _colour, cum = B.counts_from_logits(logits, reading)
         # Bar: like two short points, filled from the middle outwards.
         grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1])
         bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
@@ -146,13 +146,11 @@ class Vision:
         est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
         est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, scale)
         k = lay.slots_per_point()
-        off_w, conf_w = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.WHITE], est_w, conf_w,
-                                         B.WHITE)
-        off_b, conf_b = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.BLACK], est_b, conf_b,
-                                         B.BLACK)
-        seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
-        extra = B.second_layer(run, colour, k, seen)
-        reads = B.point_reads(cum, reading, run, colour, extra)
+        jr = B.joint_counts(cfg, cum, reading, bar_counts,
+                            {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)})
+        run, off_w, off_b = jr.run, jr.off[B.WHITE], jr.off[B.BLACK]
+        conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
+        reads = B.joint_point_reads(jr, k)
         cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
                            (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
         if cube is not None and cube.owner != "center" and frame is not None:
