@@ -20,6 +20,7 @@ import numpy as np
 
 from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.vision import board as B
+from pibg.vision import cube as C
 from pibg.vision.geometry import (
     PROFILES,
     START_POINTS,
@@ -372,6 +373,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     bar = np.stack([B.sample_discs(cfg, layout, img, layout.bar_slots(white=True)),
                     B.sample_discs(cfg, layout, img, layout.bar_slots(white=False))])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
+    cube[0] = C.face_colour(layout, canon, *layout.cube_places()["center"])
     scale = B.edge_map(cfg, canon)[1]
     trays = [B.tray_energy(layout, canon, is_white, scale) for is_white in (True, False)]
     n = min(len(t) for t in trays)

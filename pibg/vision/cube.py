@@ -2,8 +2,9 @@
 
 The cube lies on the bar: in the middle when nobody owns it, at the end on its owner's side
 once doubled and taken. The calibration frame (starting position) shows it in the middle, so
-its colour there is learnt, and the empty bar's colour at both ends. A frame is read by asking
-which of the three places looks most like the cube and least like the empty bar.
+its face colour there is learnt against the empty bar beside it. A frame is read by asking at
+which of the three places something stands out from the bar round it the way the cube did
+(a ratio, so the light may change), and is narrower than the bar (a checker is not).
 
 The face value is not read from the digits yet: a centred cube is reported as 1 (its 64 face
 up), an owned one as 2 with low confidence.
@@ -15,49 +16,86 @@ import cv2
 import numpy as np
 
 from pibg.observation import CubeRead, Owner
-from pibg.vision.board import to_lab
 from pibg.vision.geometry import Array, Layout, VisionConfig
 
 _OWNERS: tuple[Owner, Owner, Owner] = ("center", "white", "black")
 
 
-def sample_box(lab: Array, x: float, y: float, r: int) -> Array:
-    h, w = lab.shape[:2]
+def sample_box(img: Array, x: float, y: float, r: int) -> Array:
+    """Mean colour of the (2r+1)-pixel box round (x, y), kept inside the image."""
+    h, w = img.shape[:2]
     xi = int(min(max(round(x), r), w - r - 1))
     yi = int(min(max(round(y), r), h - r - 1))
-    return np.asarray(lab[yi - r:yi + r + 1, xi - r:xi + r + 1].reshape(-1, 3).mean(0),
+    return np.asarray(img[yi - r:yi + r + 1, xi - r:xi + r + 1].reshape(-1, 3).mean(0),
                       np.float32)
+
+
+def face_colour(layout: Layout, img: Array, x: float, y: float) -> Array:
+    """The colour (BGR) of a cube's face round (x, y): the upper quartile of each channel over a
+    box a little smaller than the face, so that the number printed on it hardly counts."""
+    r = max(2, round(0.18 * layout.u))
+    h, w = img.shape[:2]
+    xi = int(min(max(round(x), r), w - r - 1))
+    yi = int(min(max(round(y), r), h - r - 1))
+    box = np.asarray(img[yi - r:yi + r + 1, xi - r:xi + r + 1], np.float32).reshape(-1, 3)
+    return np.asarray(np.percentile(box, 75, axis=0), np.float32)
+
+
+def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
+                 bar_centre: Array | None = None) -> list[float]:
+    """Log-odds that the cube lies at each place (middle, White's end, Black's end) of the
+    canonical image (BGR).
+
+    The cube is told by its contrast with the bar right beside it in the same frame (a square
+    narrower than the bar, unlike a checker that fills the bar's width), as a log ratio per
+    channel, so a change of light since calibration, which scales the bar and the cube alike
+    even where it is not uniform, does not move it. The contrast expected is learnt at
+    calibration: ``cube_bg[0]`` (the cube's face colour, BGR, :func:`face_colour`) against
+    ``bar_centre`` (the empty bar next to the middle). Each of the three places (middle, White's
+    end, Black's end) is searched a little
+    along the bar: the cube is pushed, not placed on a mark.
+    """
+    u = layout.u
+    places = layout.cube_places()
+    bar = np.asarray(bar_centre if bar_centre is not None else cube_bg[1], np.float32)
+    want = np.log((np.asarray(cube_bg[0], np.float32) + 4.0) / (bar + 4.0))
+    sigma = cfg.cube_contrast_sigma
+    r_side = max(1, round(0.08 * u))
+    side = 0.4 * u
+    top = layout.origin[1] + 0.1 * u
+    bottom = layout.origin[1] + (layout.profile.height - 0.1) * u
+    scores = []
+    def llr(inner: Array, around: Array) -> float:
+        c = np.log((inner + 4.0) / (around + 4.0))
+        return float(((c / sigma) ** 2).sum() - (((c - want) / sigma) ** 2).sum())
+
+    # Beside the cube on the bar: left and right, and along the bar towards the middle (both
+    # ways in the middle). A checker is as wide as the bar and round, so one of these lies on
+    # it wherever the sample sits on it.
+    along = {"center": (-1.0, 1.0), "white": (-1.0,), "black": (1.0,)}
+    for owner in _OWNERS:
+        x, y = places[owner]
+        best = -1e9
+        for dy in np.arange(-0.625, 0.626, 0.125):
+            yy = float(min(max(y + dy * u, top), bottom))
+            inner = face_colour(layout, img, x, yy)
+            beside = (sample_box(img, x - side, yy, r_side)
+                      + sample_box(img, x + side, yy, r_side)) / 2.0
+            worst = llr(inner, beside)
+            for sgn in along[owner]:
+                worst = min(worst, llr(inner, sample_box(img, x, yy + sgn * 0.45 * u, r_side)))
+            best = max(best, worst)
+        scores.append(best)
+    return scores
 
 
 def find_cube(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array, gain: Array,
               bar_centre: Array | None = None) -> CubeRead | None:
-    """Where the cube lies, from the canonical image (float BGR).
-
-    ``cube_bg`` (3, 3): BGR at centre (the cube itself at calibration), White's end and Black's
-    end of the bar (empty at calibration); ``gain`` (3,) the frame's change of light;
-    ``bar_centre`` (3,) BGR of the empty bar next to the middle (where the cube was).
-    """
-    lab = img
-    cube_bg = to_lab(cube_bg)
-    places = layout.cube_places()
-    r = max(2, int(layout.checker_px * cfg.sample_radius * 0.6))
-    cube_colour = cube_bg[0]
-    sig = np.asarray(cfg.background_sigma, np.float32)
-    scores = []
-    for i, owner in enumerate(_OWNERS):
-        x, y = places[owner]
-        # Search a little along the bar: the cube is pushed, not placed on a mark.
-        best = -1e9
-        for dy in (-0.5, -0.25, 0.0, 0.25, 0.5):
-            f = to_lab(sample_box(lab, x, y + dy * layout.u, r) / gain)
-            d_cube = float((((f - cube_colour) / sig) ** 2).sum())
-            empty = cube_bg[i] if i else (to_lab(bar_centre) if bar_centre is not None
-                                          else None)
-            d_bar = float((((f - empty) / sig) ** 2).sum()) if empty is not None else 25.0
-            best = max(best, d_bar - d_cube)
-        scores.append(best)
+    """Where the cube lies (see :func:`place_scores`): the place most like it (a game has its
+    cube somewhere), or None when even that one looks far from it (covered, or off the bar)."""
+    scores = place_scores(cfg, layout, img, cube_bg, bar_centre)
     i = int(np.argmax(scores))
-    if scores[i] <= 0:
+    if scores[i] < -cfg.cube_absent:
         return None
     owner = _OWNERS[i]
     s = np.asarray(scores)

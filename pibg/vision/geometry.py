@@ -286,5 +286,9 @@ class VisionConfig:
     colour_weight: float = 1.0
     colour_clip: float = 6.0
     ring_clip: float = 6.0
+    #: Spread of the cube's contrast with the bar beside it (log ratio per channel).
+    cube_contrast_sigma: float = 0.25
+    #: The cube is missing when even its likeliest place scores below minus this (log-odds).
+    cube_absent: float = 60.0
     #: Temperature turning class distances into probabilities.
     softness: float = 1.0
