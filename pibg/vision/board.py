@@ -360,6 +360,23 @@ class JointRead:
     tray_conf: dict[int, float]  #: colour -> how sure the tray count is (0-1)
 
 
+def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotReading
+             ) -> tuple[Array, SlotReading]:
+    """The points' run scores and readings with the bar's two sides appended as rows 24, 25
+    (shorter runs padded as impossible), for :func:`joint_counts`."""
+    k = cum.shape[1] - 1
+    pad = max(k - (bar_cum.shape[1] - 1), 0)
+    bc = np.pad(np.asarray(bar_cum, np.float64), ((0, 0), (0, pad)), constant_values=_NEG)
+
+    def cat(a: Array, b: Array) -> Array:
+        return np.concatenate([a, np.pad(b, ((0, 0), (0, pad)))[:, :k]])
+
+    return (np.concatenate([np.asarray(cum, np.float64), bc[:, :k + 1]]),
+            SlotReading(cat(reading.d_empty, bar_read.d_empty),
+                        cat(reading.d_white, bar_read.d_white),
+                        cat(reading.d_black, bar_read.d_black)))
+
+
 def _option_scores(cum: Array, reading: SlotReading) -> Array:
     """(24, 2K+1) log-score of each point's options: empty, White 1..K, Black 1..K."""
     n_pts, k1 = cum.shape

@@ -285,7 +285,9 @@ class VisionConfig:
     #: Weights and clips of the per-place log-odds.
     colour_weight: float = 1.0
     colour_clip: float = 6.0
-    ring_clip: float = 6.0
+    #: A place with no rim at all where a checker's would be is no checker, whatever its
+    #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
+    ring_clip: float = 9.0
     #: Spread of the cube's contrast with the bar beside it (log ratio per channel).
     cube_contrast_sigma: float = 0.25
     #: The cube is missing when even its likeliest place scores below minus this (log-odds).

@@ -137,20 +137,21 @@ class Vision:
         bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
         bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
         bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
-        bar_run, bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
-        bar_counts = {c: int(sum(int(bar_run[i]) for i in range(2) if bar_colour[i] == c))
-                      for c in (B.WHITE, B.BLACK)}
-        bar_reads = B.point_reads(bar_cum, bar_read, bar_run, bar_colour, np.zeros(2, np.int32))
-        bar_conf = min(r.confidence for r in bar_reads)
+        _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
         est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
         est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, scale)
         k = lay.slots_per_point()
-        jr = B.joint_counts(cfg, cum, reading, bar_counts,
+        # The whole board at once: 24 points and the bar's two sides (as two short points).
+        all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
+        jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
                             {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)})
-        run, off_w, off_b = jr.run, jr.off[B.WHITE], jr.off[B.BLACK]
+        run, bar_run = jr.run[:24], jr.run[24:]
+        bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
+        off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
-        reads = B.joint_point_reads(jr, k)
+        all_reads = B.joint_point_reads(jr, k)
+        reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
                            (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
         if cube is not None and cube.owner != "center" and frame is not None:
