@@ -234,6 +234,47 @@ def homography(corners: Array, layout: Layout, white_home: WhiteHome) -> Array:
     return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
 
 
+def lens_scale(image_size: tuple[int, int]) -> tuple[Array, float]:
+    """Centre and radius unit (half the diagonal) of the radial lens model for a frame size."""
+    w, h = image_size
+    return np.array([(w - 1) / 2.0, (h - 1) / 2.0]), float(np.hypot(w, h) / 2.0)
+
+
+def distort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:
+    """Where points of an ideal (pinhole) image land in the camera's: one radial term,
+    ``p_d = c + (p - c)(1 + k r^2)``, r in half-diagonals; a wide lens bulges (k < 0)."""
+    c, d = lens_scale(image_size)
+    p = np.asarray(pts, np.float64)
+    r2 = (((p - c) / d) ** 2).sum(-1, keepdims=True)
+    return np.asarray(c + (p - c) * (1.0 + k * r2), np.float64)
+
+
+def undistort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:
+    """The inverse of :func:`distort` (fixed-point iteration; the distortion is mild). Beyond
+    the fold of a strong barrel (far outside the board) the result is only bounded."""
+    c, d = lens_scale(image_size)
+    p = np.asarray(pts, np.float64)
+    q = p.copy()
+    fold = 1.0 / (3.0 * -k) if k < 0 else np.inf
+    for _ in range(30):
+        r2 = np.minimum((((q - c) / d) ** 2).sum(-1, keepdims=True), fold)
+        q = c + (p - c) / (1.0 + k * r2)
+    return np.asarray(q, np.float64)
+
+
+def canonical_maps(h_ideal: Array, layout: Layout, k: float, image_size: tuple[int, int]
+                   ) -> tuple[Array, Array]:
+    """Maps for ``cv2.remap`` from a camera frame to the canonical view through the lens:
+    canonical pixel -> ideal image (``inv(h_ideal)``) -> camera image (:func:`distort`)."""
+    w, h = layout.size
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    pts = np.stack([xs, ys, np.ones_like(xs)], -1) @ np.linalg.inv(h_ideal).T
+    img = distort(pts[..., :2] / pts[..., 2:], k, image_size)
+    m1, m2 = cv2.convertMaps(img[..., 0].astype(np.float32), img[..., 1].astype(np.float32),
+                             cv2.CV_16SC2)
+    return m1, m2
+
+
 def to_image(h_inv: Array, pts: Array) -> Array:
     """Map canonical points (N, 2) back to image pixels."""
     p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
@@ -260,6 +301,12 @@ class VisionConfig:
     #: dice cover at most four places; seven places like neither board nor checker are
     #: something else over the board.
     hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (0, 7))
+    #: Lens distortion searched at calibration (half-diagonal units), and how much sharper the
+    #: checkers' edges must line up to accept one rather than none.
+    lens_k_min: float = -0.3
+    lens_k_max: float = 0.1
+    lens_k_step: float = 0.025
+    lens_gain: float = 0.01
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.

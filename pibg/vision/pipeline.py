@@ -22,7 +22,15 @@ from pibg.observation import BoardObservation, CubeRead, DieRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
 from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
-from pibg.vision.geometry import Array, Layout, VisionConfig, WhiteHome, to_image
+from pibg.vision.geometry import (
+    Array,
+    Layout,
+    VisionConfig,
+    WhiteHome,
+    canonical_maps,
+    distort,
+    to_image,
+)
 
 _find_dice: Callable[..., list[DieRead]] | None
 try:  # The dice stage is written separately; without it no dice are reported.
@@ -45,8 +53,14 @@ class Vision:
 
     def __post_init__(self) -> None:
         self._layout: Layout = self.calibration.layout
-        self._h = self.calibration.homography()
-        self._h_inv = np.linalg.inv(self._h)
+        cal = self.calibration
+        # Frames are warped through the lens when it distorts; _h_inv (used to report positions
+        # in the frame) stays the plain homography of the corners, which is near enough.
+        self._h = cal.ideal_homography()
+        self._h_inv = np.linalg.inv(cal.homography())
+        self._maps: tuple[Array, Array] | None = None
+        if cal.distortion:
+            self._maps = canonical_maps(self._h, cal.layout, cal.distortion, cal.image_size)
         self._slots = self._layout.point_slots()
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         cal = self.calibration
@@ -102,6 +116,8 @@ class Vision:
         """The top-down view (White's home at the bottom right)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise VisionError(f"expected a BGR frame, got shape {frame.shape}")
+        if self._maps is not None and frame.shape[:2] == self.calibration.image_size[::-1]:
+            return np.asarray(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
         return np.asarray(cv2.warpPerspective(frame, self._h, self._layout.size,
                                               flags=cv2.INTER_LINEAR))
 
@@ -169,7 +185,9 @@ class Vision:
 
     def _cube_value(self, frame: Array, cube: CubeRead) -> CubeRead:
         """Read the owned cube's number from the camera frame (sharper than the top view)."""
-        x, y = to_image(self._h_inv, np.array([self._layout.cube_places()[cube.owner]]))[0]
+        cal = self.calibration
+        ideal = to_image(np.linalg.inv(self._h), np.array([self._layout.cube_places()[cube.owner]]))
+        x, y = distort(ideal, cal.distortion, cal.image_size)[0]
         r = self.calibration.checker_radius_px or 24.0
         half = round(0.95 * r)
         h, w = frame.shape[:2]
