@@ -111,9 +111,10 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
     """The number on the cube's top face in ``patch`` (BGR, the cube roughly centred and
     filling about half of it): 2, 4, 8, 16, 32 or 64, or None if unreadable.
 
-    Dark digits on a light face (or light on dark) are told apart by their count and their
-    holes, which do not change when the cube is turned: 2 (one glyph, no hole), 4 (one hole),
-    8 (two holes), 32 (two glyphs, no hole), 16 (one hole), 64 (two holes).
+    Dark digits on a light face (or light on dark) are told apart by their count, their holes
+    and their shape, which do not change when the cube is turned: 2 (one thin glyph, no hole),
+    4 (one compact glyph), 8 (two holes), 32 (two glyphs, no hole), 16 (a thin 1 and a 6),
+    64 (a 6 and a 4, open or closed).
     """
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     big = cv2.resize(grey, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
@@ -142,7 +143,7 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
     fy, fx = np.nonzero(face_mask)
     cx, cy = float(fx.mean()), float(fy.mean())
     side = float(np.sqrt(area_face))
-    glyphs: list[tuple[float, int]] = []  # (area, holes)
+    glyphs: list[tuple[int, float, float]] = []  # (holes, solidity, aspect)
     for i, c in enumerate(contours):
         if hier[0][i][3] != -1:
             continue
@@ -158,10 +159,22 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
             if cv2.contourArea(contours[child]) > area_face * 0.0015:
                 holes += 1
             child = hier[0][child][0]
-        glyphs.append((a, holes))
+        hull = float(cv2.contourArea(cv2.convexHull(c)))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        glyphs.append((holes, a / max(hull, 1.0), min(rw, rh) / max(rw, rh, 1.0)))
     if not glyphs or len(glyphs) > 2:
         return None, 0.0
-    holes = sum(g[1] for g in glyphs)
-    table = {(1, 0): 2, (1, 1): 4, (1, 2): 8, (2, 0): 32, (2, 1): 16, (2, 2): 64}
-    value = table.get((len(glyphs), min(holes, 2)))
-    return value, 0.8 if value else 0.0
+    holes = min(sum(g[0] for g in glyphs), 2)
+    value: int | None
+    if len(glyphs) == 1:
+        # 2 is a thin stroke with deep bays; a 4 (open or closed, its bay blurred shut) is
+        # compact; 8 has two holes.
+        h, solid, _ = glyphs[0]
+        value = {0: 4 if solid > 0.65 else 2, 1: 4, 2: 8}[holes]
+    elif holes == 1:
+        # 16 or 64 (a 4 printed open has no hole): the glyph without one is a thin 1 or a 4.
+        plain = [g for g in glyphs if g[0] == 0]
+        value = 16 if plain and plain[0][2] < 0.5 else 64
+    else:
+        value = {0: 32, 2: 64}[holes]
+    return value, 0.8
