@@ -168,11 +168,21 @@ def ring_index(cfg: VisionConfig, layout: Layout, centres: Array, shape: tuple[i
     return np.stack(out)
 
 
-def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...]) -> Array:
+def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...], rank: int = -1
+                ) -> Array:
     """Evidence of a checker's round edge at each centre: the largest share, over small
-    shifts and radii, of a checker-sized circle that runs along strong edges."""
+    shifts and radii, of a checker-sized circle that runs along strong edges.
+
+    With ``rank`` >= 0 the circle is cut into four arcs (right, bottom, left, top) and the
+    arc of that rank from the weakest counts: a checker's rim closes all round, while the
+    straight outlines of a point or of the board's edge run along one or two arcs only.
+    """
     hit = edges.reshape(-1)[index]
-    return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
+    if rank < 0:
+        return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
+    a = hit.shape[-1]
+    arcs = np.roll(hit, a // 8, -1).reshape(*hit.shape[:-1], 4, a // 4).mean(-1)
+    return np.asarray(np.sort(arcs, -1)[..., rank].max(0), np.float32).reshape(out_shape)
 
 
 @dataclass(frozen=True, slots=True)

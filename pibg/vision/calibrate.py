@@ -329,7 +329,8 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
     the points, and on the bar)."""
     edges, _ = B.edge_map(cfg, canon)
     slots = layout.point_slots()
-    r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1])
+    r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1],
+                      cfg.ring_rank)
     labels = start_labels(layout.slots_per_point())
     occ = r[labels != B.EMPTY]
     floor = cfg.ring_sigma_floor
@@ -341,7 +342,7 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
     occupied = (float(occ.mean()), max(float(occ.std()), floor))
     bar_slots = np.stack([layout.bar_slots(True), layout.bar_slots(False)])
     rb = B.ring_scores(edges, B.ring_index(cfg, layout, bar_slots, canon.shape),
-                       bar_slots.shape[:-1])
+                       bar_slots.shape[:-1], cfg.ring_rank)
     bar = tuple((float(rb[:, k].mean()), max(float(rb[:, k].std()), floor, 0.1))
                 for k in range(rb.shape[1]))
     return B.RingModel(occupied, tuple(empty)), B.RingModel(occupied, bar)

@@ -327,6 +327,9 @@ class VisionConfig:
     ring_radius_slack: float = 0.1
     #: A circle sample counts as an edge above this many times the median gradient.
     ring_edge: float = 1.5
+    #: Which of a circle's four arcs (0 = the weakest) stands for its edge evidence; -1: the
+    #: whole circle's share.
+    ring_rank: int = 0
     #: Lower bound on the spread of the learnt ring evidence.
     ring_sigma_floor: float = 0.08
     #: Weights and clips of the per-place log-odds.

@@ -145,11 +145,12 @@ class Vision:
                     f"something over the board (a hand or arm?): {rails} places on the frame "
                     f"changed, {unexplained} checker places look like neither board nor checker")
         edges, scale = B.edge_map(cfg, canon)
-        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1])
+        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
         _run, _colour, cum = B.counts_from_logits(logits, reading)
         # Bar: like two short points, filled from the middle outwards.
-        grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1])
+        grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1],
+                                  cfg.ring_rank)
         bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
         bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
         bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
