@@ -313,7 +313,7 @@ class VisionConfig:
     min_colour_contrast: float = 25.0
     #: The tray's pile (log ratio of edge strength to the empty tray's): its mean must exceed
     #: the rest of the tray's by this much and the empty tray's by ``tray_level``.
-    tray_contrast: float = 0.45
+    tray_contrast: float = 0.3
     tray_level: float = 0.5
     #: The pile's length beyond its checkers (the last one's rim and its height seen aslant),
     #: in checker pitches.
