@@ -335,16 +335,17 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     c = np.concatenate([[0.0], np.cumsum(r)])
     pitch = layout.tray_capacity_px()
     w = max(2, round(2 * pitch))
-    best, ext = 0.0, 0
-    for m in range(max(2, int(pitch)), min(n - 2, int((15.5 + cfg.tray_end_allowance) * pitch))):
+    m = np.arange(max(2, int(pitch)), min(n - 2, int((15.5 + cfg.tray_end_allowance) * pitch)))
+    ext = 0
+    if len(m):
         m1 = c[m] / m
         m2 = (c[n] - c[m]) / (n - m)
-        step = (c[m] - c[max(m - w, 0)]) / min(w, m) - (c[min(m + w, n)] - c[m]) / min(w, n - m)
-        if m1 - m2 < cfg.tray_contrast or m1 < cfg.tray_level or step < cfg.tray_contrast:
-            continue
-        s = m * (n - m) * (m1 - m2) ** 2
-        if s > best:
-            best, ext = s, m
+        lo, hi = np.maximum(m - w, 0), np.minimum(m + w, n)
+        step = (c[m] - c[lo]) / (m - lo) - (c[hi] - c[m]) / (hi - m)
+        ok = (m1 - m2 >= cfg.tray_contrast) & (m1 >= cfg.tray_level) & (step >= cfg.tray_contrast)
+        score = np.where(ok, m * (n - m) * (m1 - m2) ** 2, 0.0)
+        i = int(np.argmax(score))
+        ext = int(m[i]) if score[i] > 0 else 0
     est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)
@@ -407,19 +408,14 @@ def _tray_terms(cfg: VisionConfig, bar: int, est: float, conf: float, k_full: bo
     """For first-layer totals F = 0..15 of one colour: the best log-score of the tray and the
     hidden second layer (without a full point nothing can hide), and the tray count giving it."""
     sigma = cfg.tray_sigma / max(conf, 0.2)
-    best = np.full(16, _NEG)
-    arg = np.zeros(16, np.int32)
-    for f in range(16):
-        room = 15 - f - bar
-        if room < 0:
-            continue
-        offs = np.arange(room + 1)
-        hidden = room - offs
-        s = -0.5 * ((offs - est) / sigma) ** 2 - cfg.hidden_cost * hidden
-        if not k_full:
-            s = np.where(hidden == 0, s, _NEG)
-        i = int(np.argmax(s))
-        best[f], arg[f] = float(s[i]), int(offs[i])
+    f = np.arange(16)[:, None]
+    offs = np.arange(16)[None, :]
+    hidden = 15 - f - bar - offs
+    s = -0.5 * ((offs - est) / sigma) ** 2 - cfg.hidden_cost * hidden
+    ok = (hidden >= 0) & ((hidden == 0) | k_full)
+    s = np.where(ok, s, _NEG)
+    arg = np.asarray(np.argmax(s, 1), np.int32)
+    best = np.asarray(s[np.arange(16), arg], np.float64)
     return best, arg
 
 
@@ -466,16 +462,21 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     """
     n_pts, k1 = cum.shape
     k = k1 - 1
-    opts = _option_scores(cum, reading)
+    opts = _option_scores(cum, reading).astype(np.float32)
     n_opt = 2 * k + 1
     nxt_idx, prv_idx = _transitions(k)
     n_st = nxt_idx.shape[1]
     # fwd[p]: best score of each state (totals and full flags) after points 0..p-1.
-    fwd = np.full((n_pts + 1, n_st + 1), _NEG)
+    fwd = np.full((n_pts + 1, n_st + 1), _NEG, np.float32)
     fwd[0, 0] = 0.0
+    # Options far less likely than a point's best cannot win (empty always stays, so that
+    # every reading can give way to the 15-checker rule): leave them out.
+    live = [np.flatnonzero((opts[p] > opts[p].max() - cfg.joint_prune) | (np.arange(n_opt) == 0))
+            for p in range(n_pts)]
     for p in range(n_pts):
         # Every state's predecessors: (option, flag variant) -> state before, or the sink.
-        cand = fwd[p][prv_idx] + opts[p][:, None, None]
+        o = live[p]
+        cand = fwd[p][prv_idx[o]] + opts[p, o][:, None, None]
         fwd[p + 1, :n_st] = cand.max((0, 1))
     terms = {c: [_tray_terms(cfg, bar[c], tray[c][0], tray[c][1], full) for full in (False, True)]
              for c in (WHITE, BLACK)}
@@ -484,13 +485,14 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         for b in (0, 1):
             term[:, :, a, b] = terms[WHITE][a][0][:, None] + terms[BLACK][b][0][None, :]
     # bwd[p]: best completion (points p.. and the trays) from each state.
-    bwd = np.full((n_pts + 1, n_st + 1), _NEG)
+    bwd = np.full((n_pts + 1, n_st + 1), _NEG, np.float32)
     bwd[n_pts, :n_st] = term.reshape(-1)
-    mm = np.empty((n_pts, n_opt), np.float64)
+    mm = np.full((n_pts, n_opt), _NEG, np.float64)
     for p in range(n_pts - 1, -1, -1):
-        after = bwd[p + 1][nxt_idx] + opts[p][:, None]  # (options, states)
+        o = live[p]
+        after = bwd[p + 1][nxt_idx[o]] + opts[p, o][:, None]  # (options, states)
         bwd[p, :n_st] = after.max(0)
-        mm[p] = (after + fwd[p][None, :n_st]).max(1)
+        mm[p, o] = (after + fwd[p][None, :n_st]).max(1)
     best_o = np.argmax(mm, 1)
     run = np.where(best_o <= k, best_o, best_o - k).astype(np.int64)
     colour = np.where(best_o == 0, EMPTY, np.where(best_o <= k, WHITE, BLACK)).astype(np.int8)

@@ -30,32 +30,50 @@ def sample_box(img: Array, x: float, y: float, r: int) -> Array:
                       np.float32)
 
 
-def face_colour(layout: Layout, img: Array, x: float, y: float) -> Array:
-    """The colour (BGR) of a cube's face round (x, y): the upper quartile of each channel over a
-    box a little smaller than the face, so that the number printed on it hardly counts."""
+def _face_boxes(layout: Layout, img: Array, x: float, ys: Array) -> Array:
+    """The upper quartile of each channel over a box a little smaller than a cube's face,
+    round (x, y) for each y: the face's colour, its printed number hardly counting.
+    Returns (len(ys), 3) BGR."""
     r = max(2, round(0.18 * layout.u))
     h, w = img.shape[:2]
     xi = int(min(max(round(x), r), w - r - 1))
-    yi = int(min(max(round(y), r), h - r - 1))
-    box = np.asarray(img[yi - r:yi + r + 1, xi - r:xi + r + 1], np.float32).reshape(-1, 3)
-    return np.asarray(np.percentile(box, 75, axis=0), np.float32)
+    yi = np.clip(np.round(np.asarray(ys, np.float64)).astype(int), r, h - r - 1)
+    boxes = np.stack([img[y - r:y + r + 1, xi - r:xi + r + 1].reshape(-1, 3) for y in yi])
+    q = int(0.75 * (boxes.shape[1] - 1))
+    return np.asarray(np.partition(boxes, q, axis=1)[:, q], np.float32)
+
+
+def face_colour(layout: Layout, img: Array, x: float, y: float) -> Array:
+    """The colour (BGR) of a cube's face round (x, y) (see :func:`_face_boxes`)."""
+    return np.asarray(_face_boxes(layout, img, x, np.array([y]))[0], np.float32)
+
+
+def _box_means(ii: Array, xs: Array, ys: Array, r: int) -> Array:
+    """Mean colour of (2r+1)-pixel boxes round (xs, ys) from an integral image (N, 3)."""
+    h, w = ii.shape[0] - 1, ii.shape[1] - 1
+    xi = np.clip(np.round(xs).astype(int), r, w - r - 1)
+    yi = np.clip(np.round(ys).astype(int), r, h - r - 1)
+    x0, x1, y0, y1 = xi - r, xi + r + 1, yi - r, yi + r + 1
+    s = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    return np.asarray(s / float((2 * r + 1) ** 2), np.float32)
 
 
 def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
-                 bar_centre: Array | None = None) -> list[float]:
+                 bar_centre: Array | None = None, integral: Array | None = None
+                 ) -> list[float]:
     """Log-odds that the cube lies at each place (middle, White's end, Black's end) of the
-    canonical image (BGR).
+    canonical image (BGR; ``integral`` its ``cv2.integral`` when the caller has it).
 
     The cube is told by its contrast with the bar right beside it in the same frame (a square
     narrower than the bar, unlike a checker that fills the bar's width), as a log ratio per
     channel, so a change of light since calibration, which scales the bar and the cube alike
     even where it is not uniform, does not move it. The contrast expected is learnt at
     calibration: ``cube_bg[0]`` (the cube's face colour, BGR, :func:`face_colour`) against
-    ``bar_centre`` (the empty bar next to the middle). Each of the three places (middle, White's
-    end, Black's end) is searched a little
-    along the bar: the cube is pushed, not placed on a mark.
+    ``bar_centre`` (the empty bar next to the middle). Each of the three places is searched a
+    little along the bar: the cube is pushed, not placed on a mark.
     """
     u = layout.u
+    ii = cv2.integral(img) if integral is None else integral
     places = layout.cube_places()
     bar = np.asarray(bar_centre if bar_centre is not None else cube_bg[1], np.float32)
     want = np.log((np.asarray(cube_bg[0], np.float32) + 4.0) / (bar + 4.0))
@@ -64,36 +82,36 @@ def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     side = 0.4 * u
     top = layout.origin[1] + 0.1 * u
     bottom = layout.origin[1] + (layout.profile.height - 0.1) * u
-    scores = []
-    def llr(inner: Array, around: Array) -> float:
+    dys = np.arange(-0.625, 0.626, 0.125) * u
+
+    def llr(inner: Array, around: Array) -> Array:
         c = np.log((inner + 4.0) / (around + 4.0))
-        return float(((c / sigma) ** 2).sum() - (((c - want) / sigma) ** 2).sum())
+        return np.asarray(((c / sigma) ** 2).sum(-1) - (((c - want) / sigma) ** 2).sum(-1))
 
     # Beside the cube on the bar: left and right, and along the bar towards the middle (both
     # ways in the middle). A checker is as wide as the bar and round, so one of these lies on
     # it wherever the sample sits on it.
     along = {"center": (-1.0, 1.0), "white": (-1.0,), "black": (1.0,)}
+    scores = []
     for owner in _OWNERS:
         x, y = places[owner]
-        best = -1e9
-        for dy in np.arange(-0.625, 0.626, 0.125):
-            yy = float(min(max(y + dy * u, top), bottom))
-            inner = face_colour(layout, img, x, yy)
-            beside = (sample_box(img, x - side, yy, r_side)
-                      + sample_box(img, x + side, yy, r_side)) / 2.0
-            worst = llr(inner, beside)
-            for sgn in along[owner]:
-                worst = min(worst, llr(inner, sample_box(img, x, yy + sgn * 0.45 * u, r_side)))
-            best = max(best, worst)
-        scores.append(best)
+        ys = np.clip(y + dys, top, bottom)
+        xs = np.full_like(ys, x)
+        inner = _face_boxes(layout, img, x, ys)
+        beside = (_box_means(ii, xs - side, ys, r_side) + _box_means(ii, xs + side, ys, r_side)) / 2
+        worst = llr(inner, beside)
+        for sgn in along[owner]:
+            worst = np.minimum(worst, llr(inner, _box_means(ii, xs, ys + sgn * 0.45 * u, r_side)))
+        scores.append(float(worst.max()))
     return scores
 
 
 def find_cube(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array, gain: Array,
-              bar_centre: Array | None = None) -> CubeRead | None:
+              bar_centre: Array | None = None, integral: Array | None = None
+              ) -> CubeRead | None:
     """Where the cube lies (see :func:`place_scores`): the place most like it (a game has its
     cube somewhere), or None when even that one looks far from it (covered, or off the bar)."""
-    scores = place_scores(cfg, layout, img, cube_bg, bar_centre)
+    scores = place_scores(cfg, layout, img, cube_bg, bar_centre, integral)
     i = int(np.argmax(scores))
     if scores[i] < -cfg.cube_absent:
         return None

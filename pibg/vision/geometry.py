@@ -321,6 +321,8 @@ class VisionConfig:
     #: Spread (checkers) of a sure tray count, and the log-cost of each checker assumed hidden
     #: in a second layer, when the whole board is read at once.
     tray_sigma: float = 0.6
+    #: Options of a point this much less likely (log) than its best are not weighed at all.
+    joint_prune: float = 25.0
     hidden_cost: float = 0.0
     #: Ring search: shift (point widths) and relative radius slack.
     ring_shift: float = 0.075

@@ -170,7 +170,7 @@ class Vision:
         all_reads = B.joint_point_reads(jr, k)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
-                           (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
+                           (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube)
         dice = self._dice(canon, lay, self._dice_mask(run, bar_run)) if self.read_dice else ()
