@@ -61,8 +61,16 @@ def _box_means(ii: Array, xs: Array, ys: Array, r: int) -> Array:
 def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
                  bar_centre: Array | None = None, integral: Array | None = None
                  ) -> list[float]:
+    """The log-odds of :func:`locate` for the three places."""
+    return [s for s, _ in locate(cfg, layout, img, cube_bg, bar_centre, integral)]
+
+
+def locate(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
+           bar_centre: Array | None = None, integral: Array | None = None
+           ) -> list[tuple[float, tuple[float, float]]]:
     """Log-odds that the cube lies at each place (middle, White's end, Black's end) of the
-    canonical image (BGR; ``integral`` its ``cv2.integral`` when the caller has it).
+    canonical image (BGR; ``integral`` its ``cv2.integral`` when the caller has it), and
+    where along the bar it fits best there (canonical x, y).
 
     The cube is told by its contrast with the bar right beside it in the same frame (a square
     narrower than the bar, unlike a checker that fills the bar's width), as a log ratio per
@@ -92,7 +100,7 @@ def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     # ways in the middle). A checker is as wide as the bar and round, so one of these lies on
     # it wherever the sample sits on it.
     along = {"center": (-1.0, 1.0), "white": (-1.0,), "black": (1.0,)}
-    scores = []
+    scores: list[tuple[float, tuple[float, float]]] = []
     for owner in _OWNERS:
         x, y = places[owner]
         ys = np.clip(y + dys, top, bottom)
@@ -102,27 +110,37 @@ def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
         worst = llr(inner, beside)
         for sgn in along[owner]:
             worst = np.minimum(worst, llr(inner, _box_means(ii, xs, ys + sgn * 0.45 * u, r_side)))
-        scores.append(float(worst.max()))
+        j = int(np.argmax(worst))
+        scores.append((float(worst[j]), (float(x), float(ys[j]))))
     return scores
 
 
 def find_cube(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array, gain: Array,
               bar_centre: Array | None = None, integral: Array | None = None
               ) -> CubeRead | None:
-    """Where the cube lies (see :func:`place_scores`): the place most like it (a game has its
+    """Where the cube lies (see :func:`locate`): the place most like it (a game has its
     cube somewhere), or None when even that one looks far from it (covered, or off the bar)."""
-    scores = place_scores(cfg, layout, img, cube_bg, bar_centre, integral)
+    return find_cube_at(cfg, layout, img, cube_bg, bar_centre, integral)[0]
+
+
+def find_cube_at(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
+                 bar_centre: Array | None = None, integral: Array | None = None
+                 ) -> tuple[CubeRead | None, tuple[float, float]]:
+    """:func:`find_cube`, and where the cube was seen (canonical x, y)."""
+    found = locate(cfg, layout, img, cube_bg, bar_centre, integral)
+    scores = [sc for sc, _ in found]
     i = int(np.argmax(scores))
+    at = found[i][1]
     if scores[i] < -cfg.cube_absent:
-        return None
+        return None, at
     owner = _OWNERS[i]
     s = np.asarray(scores)
     others = np.delete(s, i)
     margin = float(s[i] - max(others.max(), 0.0))
     conf = float(1.0 - np.exp(-max(margin, 0.0) / 10.0))
     if owner == "center":
-        return CubeRead(1, owner, conf)
-    return CubeRead(2, owner, conf * 0.3)
+        return CubeRead(1, owner, conf), at
+    return CubeRead(2, owner, conf * 0.3), at
 
 
 def read_cube_face(patch: Array) -> tuple[int | None, float]:

@@ -169,10 +169,10 @@ class Vision:
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         all_reads = B.joint_point_reads(jr, k)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
-        cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
-                           (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        cube, cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
+                                       (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         if cube is not None and cube.owner != "center" and frame is not None:
-            cube = self._cube_value(frame, cube)
+            cube = self._cube_value(frame, cube, cube_at)
         dice = self._dice(canon, lay, self._dice_mask(run, bar_run)) if self.read_dice else ()
         return BoardObservation(
             points=reads,
@@ -184,10 +184,13 @@ class Vision:
             cube=cube,
         )
 
-    def _cube_value(self, frame: Array, cube: CubeRead) -> CubeRead:
-        """Read the owned cube's number from the camera frame (sharper than the top view)."""
+    def _cube_value(self, frame: Array, cube: CubeRead, at: tuple[float, float] | None = None
+                    ) -> CubeRead:
+        """Read the owned cube's number from the camera frame (sharper than the top view),
+        round where it was seen (canonical ``at``; else its owner's place)."""
         cal = self.calibration
-        ideal = to_image(np.linalg.inv(self._h), np.array([self._layout.cube_places()[cube.owner]]))
+        where = at if at is not None else self._layout.cube_places()[cube.owner]
+        ideal = to_image(np.linalg.inv(self._h), np.array([where]))
         x, y = distort(ideal, cal.distortion, cal.image_size)[0]
         r = self.calibration.checker_radius_px or 24.0
         half = round(0.95 * r)
