@@ -324,13 +324,15 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     and a weak rest (the largest between-part variance); it must stand out from the rest and
     from the empty tray, and end in a step (a light that only sharpens the tray's grain raises
     the whole profile, with no end), else the tray is empty. Without a learnt empty tray (a
-    rough calibration) the profile's own lower quintile stands in for it.
+    rough calibration) the profile's own lower quintile stands in for it, and the count is
+    reported as a guess.
     """
     e = tray_energy(layout, canon, white, scale)
     n = min(len(e), len(base))
     if n < 4:
         return 0.0, 0.3
-    empty = base[:n] if np.any(base[:n] > 0) else np.full(n, np.percentile(e[:n], 20))
+    learnt = bool(np.any(base[:n] > 0))
+    empty = base[:n] if learnt else np.full(n, np.percentile(e[:n], 20))
     r = np.log((e[:n] + 0.05) / (np.maximum(empty, 0.0) + 0.05))
     c = np.concatenate([[0.0], np.cumsum(r)])
     pitch = layout.tray_capacity_px()
@@ -349,7 +351,7 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)
-    return est, conf
+    return est, conf if learnt else min(conf, 0.3)
 
 
 # -- the whole board at once: each colour has 15 checkers -----------------------------------

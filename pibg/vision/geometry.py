@@ -321,6 +321,9 @@ class VisionConfig:
     #: Spread (checkers) of a sure tray count, and the log-cost of each checker assumed hidden
     #: in a second layer, when the whole board is read at once.
     tray_sigma: float = 0.6
+    #: A frame is unreadable when the rule of 15 leaves this many more or fewer checkers in a
+    #: tray than a clear tray reading shows.
+    tray_conflict: float = 1.5
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0

@@ -166,6 +166,14 @@ class Vision:
         run, bar_run = jr.run[:24], jr.run[24:]
         bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
         off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
+        # The rule of 15 could only be kept against a clear tray: something hides checkers or
+        # shows false ones (an arm, a sleeve): better no reading than a wrong one.
+        for c, est, conf, off in ((B.WHITE, est_w, conf_w, off_w), (B.BLACK, est_b, conf_b, off_b)):
+            if abs(off - est) > cfg.tray_conflict and conf >= 0.6:
+                name = "White" if c == B.WHITE else "Black"
+                return BoardObservation.unreadable(
+                    f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
+                    f"leaves {off} (something over the board?)")
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         all_reads = B.joint_point_reads(jr, k)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
