@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -566,14 +566,16 @@ def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Lay
     """Move each corner by a few pixels while the checkers' round edges get sharper."""
     slots = layout.point_slots()
     w, h = layout.size
-    index = B.ring_index(cfg, layout, slots, (h, w))
+    # Rings exactly where the checkers should be (no search round them), closed all round:
+    # the score then rises only as the corners come right.
+    index = B.ring_index(replace(cfg, ring_shift=0.0), layout, slots, (h, w))
     occ = start_labels(layout.slots_per_point()) != B.EMPTY
 
     def score(c: Array) -> float:
         best = -9.0
         for home in ("bottom-right", "bottom-left"):
             canon = cv2.warpPerspective(image, homography(c, layout, home), (w, h))
-            r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1])
+            r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1], cfg.ring_rank)
             best = max(best, float(r[occ].mean() - r[~occ].mean()))
         return best
 
