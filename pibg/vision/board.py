@@ -182,7 +182,8 @@ def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...], rank: in
         return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
     a = hit.shape[-1]
     arcs = np.roll(hit, a // 8, -1).reshape(*hit.shape[:-1], 4, a // 4).mean(-1)
-    return np.asarray(np.sort(arcs, -1)[..., rank].max(0), np.float32).reshape(out_shape)
+    pick = arcs.min(-1) if rank == 0 else np.sort(arcs, -1)[..., rank]
+    return np.asarray(pick.max(0), np.float32).reshape(out_shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,8 +474,9 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     fwd[0, 0] = 0.0
     # Options far less likely than a point's best cannot win (empty always stays, so that
     # every reading can give way to the 15-checker rule): leave them out.
-    live = [np.flatnonzero((opts[p] > opts[p].max() - cfg.joint_prune) | (np.arange(n_opt) == 0))
-            for p in range(n_pts)]
+    keep = opts > opts.max(1, keepdims=True) - cfg.joint_prune
+    keep[:, 0] = True
+    live = [np.flatnonzero(row) for row in keep]
     for p in range(n_pts):
         # Every state's predecessors: (option, flag variant) -> state before, or the sink.
         o = live[p]
