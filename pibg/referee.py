@@ -302,6 +302,8 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
         return _to_roll(st, obs, out)
     if mode is Mode.DOUBLED:
         return _doubled_seen(st, obs, out)
+    if mode is Mode.ASK and st.dice is None:  # asked about a throw never taken: look again
+        return _to_roll(replace(st, mode=Mode.TO_ROLL, verdict=None), obs, out)
     if mode in (Mode.MOVING, Mode.ILLEGAL, Mode.ASK):
         roll = _flat_roll(obs)
         if mode is Mode.MOVING and st.dice is not None and isinstance(roll, Dice) and (

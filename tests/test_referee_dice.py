@@ -186,3 +186,16 @@ def test_confirm_while_resyncing_says_the_board_is_right():
     res = step(st, Press(10, "confirm"))
     assert res.state.mode is Mode.MOVING
     assert res.state.dice is not None and res.state.dice.high == 6
+
+
+def test_asked_about_a_cocked_throw_then_the_board_changes_again():
+    st, black = _after_opening()
+    cocked = (DieRead(6, 700, 480, True), DieRead(3, 780, 480, False))
+    st, _, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=cocked))
+    moved = resolve(black, (6, 3), "24/18 13/10").result
+    st, _, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK
+    # the player takes the move back and throws again: the referee goes on from there
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(5, 2)]
+    assert st.mode is Mode.MOVING

@@ -3,8 +3,10 @@
 Every checker place (a slot on a point, on the bar) is sampled as the mean Lab colour of a
 small disc and compared with three learnt classes: the empty board at that very place (from
 the starting-position frame), White's checkers and Black's. A point's count is the run of
-occupied places from its base; checkers stacked in a second layer (from the 6th on) are
-hidden from above, so they are inferred from each colour's total of 15.
+occupied places from its base. All points and both trays are then chosen together
+(:func:`joint_counts`) under the rules' constraint that each colour has 15 checkers: a phantom
+checker that would make a 16th gives way, and checkers stacked in a second layer (from the 6th
+on, hidden from above) are what the first layer, the bar and the tray leave over.
 """
 
 from __future__ import annotations
@@ -27,10 +29,16 @@ class ColourModel:
     mean: tuple[float, float, float]
     sigma: tuple[float, float, float]
 
-    def dist2(self, f: Array) -> Array:
+    def dist2(self, f: Array, side: int = 0) -> Array:
+        """Squared normalised distance. ``side`` +1: a lighter colour than the mean is no
+        farther (the lightest class only gets lighter under more light or glare); -1: a darker
+        one is no farther (the darkest class); 0: both ways count."""
         m = np.asarray(self.mean, np.float32)
         s = np.asarray(self.sigma, np.float32)
-        return np.asarray((((f - m) / s) ** 2).sum(-1), np.float32)
+        z = (np.asarray(f, np.float32) - m) / s
+        if side:
+            z[..., 0] = np.minimum(z[..., 0], 0.0) if side > 0 else np.maximum(z[..., 0], 0.0)
+        return np.asarray((z ** 2).sum(-1), np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +121,15 @@ def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
 
 def classify_places(cfg: VisionConfig, feat: Array, background: Array,
                     white: ColourModel, black: ColourModel) -> SlotReading:
-    """Distances of each place to empty / White / Black; all colours in Lab."""
+    """Distances of each place to empty / White / Black; all colours in Lab.
+
+    White is the lighter class and Black the darker: a White checker lighter than learnt (more
+    light, glare, a clipped sensor) or a Black one darker is no less White or Black.
+    """
     bs = np.asarray(cfg.background_sigma, np.float32)
     return SlotReading(
         np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32),
-        white.dist2(feat), black.dist2(feat))
+        white.dist2(feat, +1), black.dist2(feat, -1))
 
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
@@ -156,11 +168,22 @@ def ring_index(cfg: VisionConfig, layout: Layout, centres: Array, shape: tuple[i
     return np.stack(out)
 
 
-def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...]) -> Array:
+def ring_scores(edges: Array, index: Array, out_shape: tuple[int, ...], rank: int = -1
+                ) -> Array:
     """Evidence of a checker's round edge at each centre: the largest share, over small
-    shifts and radii, of a checker-sized circle that runs along strong edges."""
+    shifts and radii, of a checker-sized circle that runs along strong edges.
+
+    With ``rank`` >= 0 the circle is cut into four arcs (right, bottom, left, top) and the
+    arc of that rank from the weakest counts: a checker's rim closes all round, while the
+    straight outlines of a point or of the board's edge run along one or two arcs only.
+    """
     hit = edges.reshape(-1)[index]
-    return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
+    if rank < 0:
+        return np.asarray(hit.mean(-1).max(0), np.float32).reshape(out_shape)
+    a = hit.shape[-1]
+    arcs = np.roll(hit, a // 8, -1).reshape(*hit.shape[:-1], 4, a // 4).mean(-1)
+    pick = arcs.min(-1) if rank == 0 else np.sort(arcs, -1)[..., rank]
+    return np.asarray(pick.max(0), np.float32).reshape(out_shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,45 +282,6 @@ def point_reads(cum: Array, reading: SlotReading, run: Array, colour: Array,
     return tuple(reads)
 
 
-def second_layer(run: Array, colour: Array, k: int, visible: dict[int, int]
-                 ) -> Array:
-    """Spread each colour's missing checkers (15 - seen) over its points with a full first layer.
-
-    Players build the second layer from the 6th checker on, so only full points can hold more.
-    ``visible`` maps colour -> checkers seen elsewhere (bar, tray). Returns extras per point.
-    """
-    extra = np.zeros(len(run), np.int32)
-    for c in (WHITE, BLACK):
-        seen = int(run[colour == c].sum()) + visible.get(c, 0)
-        missing = 15 - seen
-        full = [p for p in range(len(run)) if colour[p] == c and run[p] >= k]
-        if missing <= 0 or not full:
-            continue
-        share, rest = divmod(missing, len(full))
-        for i, p in enumerate(full):
-            extra[p] = share + (1 if i < rest else 0)
-    return extra
-
-
-def reconcile_tray(cfg: VisionConfig, run: Array, colour: Array, k: int, bar: int,
-                   tray_est: float, tray_conf: float, c: int) -> tuple[int, float]:
-    """The tray count of colour ``c``, using that each colour has 15 checkers.
-
-    The checkers not seen on the points' first layer or the bar are in the tray or in a
-    second layer on a full point. Without a full point they must all be in the tray, and the
-    pile's length only confirms it; with one, the pile's length splits them.
-    """
-    seen = int(run[colour == c].sum()) + bar
-    missing = max(15 - seen, 0)
-    has_full = bool(np.any((colour == c) & (run >= k)))
-    if not has_full:
-        if abs(tray_est - missing) <= cfg.tray_agree:
-            return missing, max(tray_conf, 0.95)
-        return round(tray_est), min(tray_conf, 0.5)
-    n = int(min(max(round(tray_est), 0), missing))
-    return n, tray_conf
-
-
 def count_read(n: int, confidence: float) -> RegionRead:
     """A count with the rest of the probability on its neighbours."""
     confidence = min(max(confidence, 0.34), 0.999)
@@ -335,24 +319,227 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
                scale: float) -> tuple[float, float]:
     """Estimated number of checkers in one half of the tray, and how sure (0-1).
 
-    The pile's length is the run of rows (from the outer end, small gaps allowed) whose edge
-    strength clearly exceeds the empty tray's ``base`` profile learnt at calibration.
+    Each row's edge strength is compared with the empty tray's ``base`` profile learnt at
+    calibration (a log ratio, so a dark pile in a dark tray counts as much as a light one). The
+    pile is the run of rows from the outer end that splits the profile best into a strong part
+    and a weak rest (the largest between-part variance); it must stand out from the rest and
+    from the empty tray, and end in a step (a light that only sharpens the tray's grain raises
+    the whole profile, with no end), else the tray is empty. Without a learnt empty tray (a
+    rough calibration) the profile's own lower quintile stands in for it, and the count is
+    reported as a guess.
     """
     e = tray_energy(layout, canon, white, scale)
     n = min(len(e), len(base))
-    if n == 0:
+    if n < 4:
         return 0.0, 0.3
-    hi = e[:n] > np.maximum(base[:n] * cfg.tray_base_factor, cfg.tray_min_energy)
+    learnt = bool(np.any(base[:n] > 0))
+    empty = base[:n] if learnt else np.full(n, np.percentile(e[:n], 20))
+    r = np.log((e[:n] + 0.05) / (np.maximum(empty, 0.0) + 0.05))
+    c = np.concatenate([[0.0], np.cumsum(r)])
     pitch = layout.tray_capacity_px()
-    ext, gap, started = 0, 0, False
-    for i, h in enumerate(hi):
-        if h:
-            ext, gap, started = i + 1, 0, True
-        else:
-            gap += 1
-            if (started and gap > cfg.tray_gap * pitch) or (not started and i > 3 * pitch):
-                break
+    w = max(2, round(2 * pitch))
+    m = np.arange(max(2, int(pitch)), min(n - 2, int((15.5 + cfg.tray_end_allowance) * pitch)))
+    ext = 0
+    if len(m):
+        m1 = c[m] / m
+        m2 = (c[n] - c[m]) / (n - m)
+        lo, hi = np.maximum(m - w, 0), np.minimum(m + w, n)
+        step = (c[m] - c[lo]) / (m - lo) - (c[hi] - c[m]) / (hi - m)
+        ok = (m1 - m2 >= cfg.tray_contrast) & (m1 >= cfg.tray_level) & (step >= cfg.tray_contrast)
+        score = np.where(ok, m * (n - m) * (m1 - m2) ** 2, 0.0)
+        i = int(np.argmax(score))
+        ext = int(m[i]) if score[i] > 0 else 0
     est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)
-    return est, conf
+    return est, conf if learnt else min(conf, 0.3)
+
+
+# -- the whole board at once: each colour has 15 checkers -----------------------------------
+
+_NEG = -1e9
+
+
+@dataclass(frozen=True, slots=True)
+class JointRead:
+    """The most likely first-layer runs of all 24 points and both trays under the rules'
+    constraint that each colour has 15 checkers (on the points' first layer, in a second layer
+    on a full point, on the bar or borne off)."""
+
+    run: Array      #: (24,) first-layer checkers per point
+    colour: Array   #: (24,) WHITE / BLACK (meaningless where run is 0)
+    off: dict[int, int]     #: colour -> checkers borne off
+    hidden: dict[int, int]  #: colour -> checkers in a second layer
+    options: Array  #: (24, 2K+1) max-marginal log-score of each option (0, W1..WK, B1..BK)
+    tray_conf: dict[int, float]  #: colour -> how sure the tray count is (0-1)
+
+
+def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotReading
+             ) -> tuple[Array, SlotReading]:
+    """The points' run scores and readings with the bar's two sides appended as rows 24, 25
+    (shorter runs padded as impossible), for :func:`joint_counts`."""
+    k = cum.shape[1] - 1
+    pad = max(k - (bar_cum.shape[1] - 1), 0)
+    bc = np.pad(np.asarray(bar_cum, np.float64), ((0, 0), (0, pad)), constant_values=_NEG)
+
+    def cat(a: Array, b: Array) -> Array:
+        return np.concatenate([a, np.pad(b, ((0, 0), (0, pad)))[:, :k]])
+
+    return (np.concatenate([np.asarray(cum, np.float64), bc[:, :k + 1]]),
+            SlotReading(cat(reading.d_empty, bar_read.d_empty),
+                        cat(reading.d_white, bar_read.d_white),
+                        cat(reading.d_black, bar_read.d_black)))
+
+
+def _option_scores(cum: Array, reading: SlotReading) -> Array:
+    """(24, 2K+1) log-score of each point's options: empty, White 1..K, Black 1..K."""
+    n_pts, k1 = cum.shape
+    k = k1 - 1
+    cev = np.cumsum(0.5 * (reading.d_black - reading.d_white), 1)  # (24, K): White vs Black
+    e = np.clip(cev, -30.0, 30.0)
+    log_w = -np.logaddexp(0.0, -e)  # log sigmoid(e)
+    log_b = -np.logaddexp(0.0, e)
+    out = np.empty((n_pts, 2 * k + 1), np.float64)
+    out[:, 0] = cum[:, 0]
+    out[:, 1:k + 1] = cum[:, 1:] + log_w
+    out[:, k + 1:] = cum[:, 1:] + log_b
+    return out
+
+
+def _tray_terms(cfg: VisionConfig, bar: int, est: float, conf: float, k_full: bool
+                ) -> tuple[Array, Array]:
+    """For first-layer totals F = 0..15 of one colour: the best log-score of the tray and the
+    hidden second layer (without a full point nothing can hide), and the tray count giving it."""
+    sigma = cfg.tray_sigma / max(conf, 0.2)
+    f = np.arange(16)[:, None]
+    offs = np.arange(16)[None, :]
+    hidden = 15 - f - bar - offs
+    s = -0.5 * ((offs - est) / sigma) ** 2 - cfg.hidden_cost * hidden
+    ok = (hidden >= 0) & ((hidden == 0) | k_full)
+    s = np.where(ok, s, _NEG)
+    arg = np.asarray(np.argmax(s, 1), np.int32)
+    best = np.asarray(s[np.arange(16), arg], np.float64)
+    return best, arg
+
+
+_TRANSITIONS: dict[int, tuple[Array, Array]] = {}
+
+
+def _transitions(k: int) -> tuple[Array, Array]:
+    """State transitions of :func:`joint_counts` for K places per point, computed once.
+
+    A state is (White total, Black total, White has a full point, Black has one), flattened;
+    index ``16*16*2*2`` is a sink of impossible states. Returns ``nxt`` (options, states): the
+    state after each option, and ``prv`` (options, 2, states): the (up to two) states before.
+    """
+    if k in _TRANSITIONS:
+        return _TRANSITIONS[k]
+    shape = (16, 16, 2, 2)
+    n_st = 16 * 16 * 2 * 2
+    opts = [(0, 0)] + [(n, 0) for n in range(1, k + 1)] + [(0, n) for n in range(1, k + 1)]
+    nxt = np.full((len(opts), n_st), n_st, np.intp)
+    prv = np.full((len(opts), 2, n_st), n_st, np.intp)
+    count = np.zeros((len(opts), n_st), np.intp)
+    for o, (w, b) in enumerate(opts):
+        for s in range(n_st):
+            tw, tb, fw, fb = np.unravel_index(s, shape)
+            if tw + w > 15 or tb + b > 15:
+                continue
+            t = int(np.ravel_multi_index((tw + w, tb + b, fw or int(w == k), fb or int(b == k)),
+                                         shape))
+            nxt[o, s] = t
+            prv[o, count[o, t], t] = s
+            count[o, t] += 1
+    _TRANSITIONS[k] = (nxt, prv)
+    return nxt, prv
+
+
+def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, int],
+                 tray: dict[int, tuple[float, float]]) -> JointRead:
+    """Choose every point's run and colour, and both trays, together (max-sum dynamic
+    programming over the two colours' first-layer totals and whether each has a full point).
+
+    ``cum`` (24, K+1) run log-scores from :func:`counts_from_logits`; ``bar`` colour -> count;
+    ``tray`` colour -> (estimated count, confidence) from :func:`tray_count`. A reading that
+    would need more than 15 checkers of a colour gives way where the evidence is weakest.
+    """
+    n_pts, k1 = cum.shape
+    k = k1 - 1
+    opts = _option_scores(cum, reading).astype(np.float32)
+    n_opt = 2 * k + 1
+    nxt_idx, prv_idx = _transitions(k)
+    n_st = nxt_idx.shape[1]
+    # fwd[p]: best score of each state (totals and full flags) after points 0..p-1.
+    fwd = np.full((n_pts + 1, n_st + 1), _NEG, np.float32)
+    fwd[0, 0] = 0.0
+    # Options far less likely than a point's best cannot win (empty always stays, so that
+    # every reading can give way to the 15-checker rule): leave them out.
+    keep = opts > opts.max(1, keepdims=True) - cfg.joint_prune
+    keep[:, 0] = True
+    live = [np.flatnonzero(row) for row in keep]
+    for p in range(n_pts):
+        # Every state's predecessors: (option, flag variant) -> state before, or the sink.
+        o = live[p]
+        cand = fwd[p][prv_idx[o]] + opts[p, o][:, None, None]
+        fwd[p + 1, :n_st] = cand.max((0, 1))
+    terms = {c: [_tray_terms(cfg, bar[c], tray[c][0], tray[c][1], full) for full in (False, True)]
+             for c in (WHITE, BLACK)}
+    term = np.full((16, 16, 2, 2), _NEG)
+    for a in (0, 1):
+        for b in (0, 1):
+            term[:, :, a, b] = terms[WHITE][a][0][:, None] + terms[BLACK][b][0][None, :]
+    # bwd[p]: best completion (points p.. and the trays) from each state.
+    bwd = np.full((n_pts + 1, n_st + 1), _NEG, np.float32)
+    bwd[n_pts, :n_st] = term.reshape(-1)
+    mm = np.full((n_pts, n_opt), _NEG, np.float64)
+    for p in range(n_pts - 1, -1, -1):
+        o = live[p]
+        after = bwd[p + 1][nxt_idx[o]] + opts[p, o][:, None]  # (options, states)
+        bwd[p, :n_st] = after.max(0)
+        mm[p, o] = (after + fwd[p][None, :n_st]).max(1)
+    best_o = np.argmax(mm, 1)
+    run = np.where(best_o <= k, best_o, best_o - k).astype(np.int64)
+    colour = np.where(best_o == 0, EMPTY, np.where(best_o <= k, WHITE, BLACK)).astype(np.int8)
+    off, hidden, conf = {}, {}, {}
+    for c in (WHITE, BLACK):
+        f = int(run[colour == c].sum())
+        full = bool(np.any((colour == c) & (run >= k)))
+        if f + bar[c] > 15:  # nothing fits: keep what the tray shows
+            off[c], hidden[c] = round(tray[c][0]), 0
+            conf[c] = 0.3
+            continue
+        off[c] = int(terms[c][int(full)][1][f])
+        hidden[c] = 15 - f - bar[c] - off[c]
+        conf[c] = max(tray[c][1], 0.95) if abs(off[c] - tray[c][0]) < 0.75 else 0.5
+    return JointRead(run, colour, off, hidden, mm, conf)
+
+
+def joint_point_reads(jr: JointRead, k: int) -> tuple[RegionRead, ...]:
+    """A RegionRead per point from the max-marginals; a point holding hidden second-layer
+    checkers gets its share of them, with a little doubt about the number."""
+    extra = np.zeros(len(jr.run), np.int32)
+    for c in (WHITE, BLACK):
+        full = [p for p in range(len(jr.run)) if jr.colour[p] == c and jr.run[p] >= k]
+        if jr.hidden[c] > 0 and full:
+            share, rest = divmod(jr.hidden[c], len(full))
+            for i, p in enumerate(full):
+                extra[p] = share + (1 if i < rest else 0)
+    reads = []
+    for p in range(len(jr.run)):
+        sc = jr.options[p] - jr.options[p].max()
+        pr = np.exp(np.maximum(sc, -30.0))
+        pr /= pr.sum()
+        dist: dict[int, float] = {0: float(pr[0])}
+        for n in range(1, k + 1):
+            dist[n] = dist.get(n, 0.0) + float(pr[n])
+            dist[-n] = dist.get(-n, 0.0) + float(pr[k + n])
+        if extra[p]:
+            sign = 1 if jr.colour[p] == WHITE else -1
+            base = sign * int(jr.run[p])
+            keep = dist.pop(base, 0.0)
+            for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
+                if extra[p] + de > 0:
+                    key = base + sign * (int(extra[p]) + de)
+                    dist[key] = dist.get(key, 0.0) + keep * w
+        reads.append(RegionRead.from_mapping({n: v for n, v in dist.items() if v > 1e-5}))
+    return tuple(reads)

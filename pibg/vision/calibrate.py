@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.vision import board as B
+from pibg.vision import cube as C
 from pibg.vision.geometry import (
     PROFILES,
     START_POINTS,
@@ -29,9 +30,11 @@ from pibg.vision.geometry import (
     Layout,
     VisionConfig,
     WhiteHome,
+    canonical_maps,
     homography,
     profile_for_aspect,
     to_image,
+    undistort,
 )
 
 FORMAT_VERSION = 1
@@ -56,13 +59,24 @@ class Calibration:
     bar_ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: the same on the bar
     checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
     point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, BGR
+    #: The lens's radial distortion (:func:`~pibg.vision.geometry.distort`); 0 for none.
+    distortion: float = 0.0
 
     @property
     def layout(self) -> Layout:
         return Layout(PROFILES[self.profile])
 
     def homography(self) -> Array:
+        """Image -> canonical homography from the corners as seen (through the lens)."""
         return homography(np.asarray(self.corners), self.layout, self.white_home)
+
+    def ideal_homography(self) -> Array:
+        """Ideal (undistorted) image -> canonical homography; the same as :meth:`homography`
+        without lens distortion."""
+        if not self.distortion:
+            return self.homography()
+        c = undistort(np.asarray(self.corners), self.distortion, self.image_size)
+        return homography(c, self.layout, self.white_home)
 
     # -- TOML ------------------------------------------------------------------------------
     def to_toml(self) -> str:
@@ -83,6 +97,8 @@ class Calibration:
             f'white_home = "{self.white_home}"',
             f'profile = "{self.profile}"',
             f"checker_radius_px = {num(self.checker_radius_px)}",
+            "# radial lens distortion (negative: a wide lens's barrel); 0 for none",
+            f"distortion = {self.distortion:.4f}",
             "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
             "",
             "[ring]",
@@ -141,7 +157,7 @@ class Calibration:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
-        _check_keys(data, _TOP_KEYS, source, "")
+        _check_keys(data, _TOP_KEYS, source, "", optional={"distortion"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -181,6 +197,7 @@ class Calibration:
                 checker_radius_px=float(data["checker_radius_px"]),
                 point_colours=tuple((float(c[0]), float(c[1]), float(c[2]))
                                     for c in data["point_colours"]),
+                distortion=float(data.get("distortion", 0.0)),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value: {exc}") from exc
@@ -191,7 +208,7 @@ class Calibration:
 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
-             "point_colours", "white", "black", "empty", "ring"}
+             "point_colours", "white", "black", "empty", "ring", "distortion"}
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -201,11 +218,12 @@ def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
     return t
 
 
-def _check_keys(data: dict[str, Any], allowed: set[str], source: str, prefix: str) -> None:
+def _check_keys(data: dict[str, Any], allowed: set[str], source: str, prefix: str,
+                optional: frozenset[str] | set[str] = frozenset()) -> None:
     for key in data:
         if key not in allowed:
             raise CalibrationError(f"{source}: unknown key '{prefix}{key}'")
-    for key in sorted(allowed):
+    for key in sorted(allowed - set(optional)):
         if key not in data:
             raise CalibrationError(f"{source}: missing key '{prefix}{key}'")
 
@@ -311,7 +329,8 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
     the points, and on the bar)."""
     edges, _ = B.edge_map(cfg, canon)
     slots = layout.point_slots()
-    r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1])
+    r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1],
+                      cfg.ring_rank)
     labels = start_labels(layout.slots_per_point())
     occ = r[labels != B.EMPTY]
     floor = cfg.ring_sigma_floor
@@ -323,7 +342,7 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
     occupied = (float(occ.mean()), max(float(occ.std()), floor))
     bar_slots = np.stack([layout.bar_slots(True), layout.bar_slots(False)])
     rb = B.ring_scores(edges, B.ring_index(cfg, layout, bar_slots, canon.shape),
-                       bar_slots.shape[:-1])
+                       bar_slots.shape[:-1], cfg.ring_rank)
     bar = tuple((float(rb[:, k].mean()), max(float(rb[:, k].std()), floor, 0.1))
                 for k in range(rb.shape[1]))
     return B.RingModel(occupied, tuple(empty)), B.RingModel(occupied, bar)
@@ -363,6 +382,11 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
             "where they start): set the checkers up as at the start and try again")
     agree, home, canon, hm, prof = best
     layout = Layout(prof)
+    k_lens = fit_distortion(cfg, image, corners, layout, home)
+    if k_lens:
+        hm = homography(undistort(corners, k_lens, (w, h)), layout, home)
+        canon = cv2.remap(image, *canonical_maps(hm, layout, k_lens, (w, h)), cv2.INTER_LINEAR)
+        agree = max(agree, _agreement(cfg, canon, layout, *_learn(cfg, canon, layout)[:3]))
     white, black, bg, contrast = _learn(cfg, canon, layout)
     if agree < cfg.min_start_agreement:
         raise CalibrationError(
@@ -372,6 +396,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     bar = np.stack([B.sample_discs(cfg, layout, img, layout.bar_slots(white=True)),
                     B.sample_discs(cfg, layout, img, layout.bar_slots(white=False))])
     cube = B.sample_discs(cfg, layout, img, np.asarray(list(layout.cube_places().values())))
+    cube[0] = C.face_colour(layout, canon, *layout.cube_places()["center"])
     scale = B.edge_map(cfg, canon)[1]
     trays = [B.tray_energy(layout, canon, is_white, scale) for is_white in (True, False)]
     n = min(len(t) for t in trays)
@@ -382,7 +407,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     inv = np.linalg.inv(hm)
     cx, cy = layout.slot_centre(1, 0)
     r = layout.checker_px / 2
-    pts = to_image(inv, np.array([[cx - r, cy], [cx + r, cy]]))
+    pts = to_image(inv, np.array([[cx - r, cy], [cx + r, cy]]))  # ideal image; near enough
     radius = float(np.linalg.norm(pts[1] - pts[0]) / 2)
     return Calibration(
         image_size=(w, h),
@@ -400,7 +425,35 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         bar_ring=bar_ring,
         checker_radius_px=radius if math.isfinite(radius) else 0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
+        distortion=k_lens,
     )
+
+
+def fit_distortion(cfg: VisionConfig, image: Array, corners: Array, layout: Layout,
+                   home: WhiteHome) -> float:
+    """The lens's radial distortion, from a frame of the starting position: the value that
+    makes the checkers' round edges line up best with their places in the canonical view
+    (with the corners fixed, a bulging lens pushes the checkers between them off their places).
+    0 unless it clearly beats no distortion (a narrow lens).
+    """
+    h, w = image.shape[:2]
+    slots = layout.point_slots()
+    index = B.ring_index(cfg, layout, slots, (layout.size[1], layout.size[0]))
+    occ = start_labels(layout.slots_per_point()) != B.EMPTY
+    ks = np.round(np.arange(cfg.lens_k_min, cfg.lens_k_max + 1e-9, cfg.lens_k_step), 4)
+    scores = []
+    for k in ks:
+        hm = homography(undistort(corners, float(k), (w, h)), layout, home)
+        canon = cv2.remap(image, *canonical_maps(hm, layout, float(k), (w, h)), cv2.INTER_LINEAR)
+        r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1])
+        scores.append(float(r[occ].mean() - r[~occ].mean()))
+    sc = np.asarray(scores)
+    smooth = np.convolve(np.pad(sc, 1, mode="edge"), np.ones(3) / 3, mode="valid")
+    i = int(np.argmax(smooth))
+    i0 = int(np.argmin(np.abs(ks)))
+    if smooth[i] - smooth[i0] < cfg.lens_gain:
+        return 0.0
+    return float(ks[i])
 
 
 def pick_profile(corners: Array, profile: str | None) -> BoardProfile:
@@ -513,14 +566,16 @@ def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Lay
     """Move each corner by a few pixels while the checkers' round edges get sharper."""
     slots = layout.point_slots()
     w, h = layout.size
-    index = B.ring_index(cfg, layout, slots, (h, w))
+    # Rings exactly where the checkers should be (no search round them), closed all round:
+    # the score then rises only as the corners come right.
+    index = B.ring_index(replace(cfg, ring_shift=0.0), layout, slots, (h, w))
     occ = start_labels(layout.slots_per_point()) != B.EMPTY
 
     def score(c: Array) -> float:
         best = -9.0
         for home in ("bottom-right", "bottom-left"):
             canon = cv2.warpPerspective(image, homography(c, layout, home), (w, h))
-            r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1])
+            r = B.ring_scores(B.edge_map(cfg, canon)[0], index, slots.shape[:-1], cfg.ring_rank)
             best = max(best, float(r[occ].mean() - r[~occ].mean()))
         return best
 

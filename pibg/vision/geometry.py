@@ -236,6 +236,47 @@ def homography(corners: Array, layout: Layout, white_home: WhiteHome) -> Array:
     return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
 
 
+def lens_scale(image_size: tuple[int, int]) -> tuple[Array, float]:
+    """Centre and radius unit (half the diagonal) of the radial lens model for a frame size."""
+    w, h = image_size
+    return np.array([(w - 1) / 2.0, (h - 1) / 2.0]), float(np.hypot(w, h) / 2.0)
+
+
+def distort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:
+    """Where points of an ideal (pinhole) image land in the camera's: one radial term,
+    ``p_d = c + (p - c)(1 + k r^2)``, r in half-diagonals; a wide lens bulges (k < 0)."""
+    c, d = lens_scale(image_size)
+    p = np.asarray(pts, np.float64)
+    r2 = (((p - c) / d) ** 2).sum(-1, keepdims=True)
+    return np.asarray(c + (p - c) * (1.0 + k * r2), np.float64)
+
+
+def undistort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:
+    """The inverse of :func:`distort` (fixed-point iteration; the distortion is mild). Beyond
+    the fold of a strong barrel (far outside the board) the result is only bounded."""
+    c, d = lens_scale(image_size)
+    p = np.asarray(pts, np.float64)
+    q = p.copy()
+    fold = 1.0 / (3.0 * -k) if k < 0 else np.inf
+    for _ in range(30):
+        r2 = np.minimum((((q - c) / d) ** 2).sum(-1, keepdims=True), fold)
+        q = c + (p - c) / (1.0 + k * r2)
+    return np.asarray(q, np.float64)
+
+
+def canonical_maps(h_ideal: Array, layout: Layout, k: float, image_size: tuple[int, int]
+                   ) -> tuple[Array, Array]:
+    """Maps for ``cv2.remap`` from a camera frame to the canonical view through the lens:
+    canonical pixel -> ideal image (``inv(h_ideal)``) -> camera image (:func:`distort`)."""
+    w, h = layout.size
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    pts = np.stack([xs, ys, np.ones_like(xs)], -1) @ np.linalg.inv(h_ideal).T
+    img = distort(pts[..., :2] / pts[..., 2:], k, image_size)
+    m1, m2 = cv2.convertMaps(img[..., 0].astype(np.float32), img[..., 1].astype(np.float32),
+                             cv2.CV_16SC2)
+    return m1, m2
+
+
 def to_image(h_inv: Array, pts: Array) -> Array:
     """Map canonical points (N, 2) back to image pixels."""
     p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
@@ -258,31 +299,55 @@ class VisionConfig:
     unexplained: float = 30.0
     #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
     rail_chroma: float = 12.0
-    #: Hand rules: (changed rail places, unexplained checker places) pairs, either enough.
-    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (2, 12))
+    #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two
+    #: dice cover at most four places; seven places like neither board nor checker are
+    #: something else over the board.
+    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (0, 7))
+    #: Lens distortion searched at calibration (half-diagonal units), and how much sharper the
+    #: checkers' edges must line up to accept one rather than none.
+    lens_k_min: float = -0.3
+    lens_k_max: float = 0.1
+    lens_k_step: float = 0.025
+    lens_gain: float = 0.01
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.
     min_colour_contrast: float = 25.0
-    #: A tray row belongs to a pile when its edge strength exceeds the empty tray's times this
-    #: factor and this absolute floor (in units of the frame's median gradient).
-    tray_base_factor: float = 2.5
-    tray_min_energy: float = 0.12
-    #: Gap (in checker pitches) that ends a pile, and the pile length beyond its checkers.
-    tray_gap: float = 1.5
-    tray_end_allowance: float = 1.1
-    #: The pile's length confirms "all unseen checkers are borne off" within this many.
-    tray_agree: float = 2.5
+    #: The tray's pile (log ratio of edge strength to the empty tray's): its mean must exceed
+    #: the rest of the tray's by this much and the empty tray's by ``tray_level``.
+    tray_contrast: float = 0.3
+    tray_level: float = 0.5
+    #: The pile's length beyond its checkers (the last one's rim and its height seen aslant),
+    #: in checker pitches.
+    tray_end_allowance: float = 1.5
+    #: Spread (checkers) of a sure tray count, and the log-cost of each checker assumed hidden
+    #: in a second layer, when the whole board is read at once.
+    tray_sigma: float = 0.6
+    #: A frame is unreadable when the rule of 15 leaves this many more or fewer checkers in a
+    #: tray than a clear tray reading shows.
+    tray_conflict: float = 1.5
+    #: Options of a point this much less likely (log) than its best are not weighed at all.
+    joint_prune: float = 25.0
+    hidden_cost: float = 0.0
     #: Ring search: shift (point widths) and relative radius slack.
     ring_shift: float = 0.075
     ring_radius_slack: float = 0.1
     #: A circle sample counts as an edge above this many times the median gradient.
     ring_edge: float = 1.5
+    #: Which of a circle's four arcs (0 = the weakest) stands for its edge evidence; -1: the
+    #: whole circle's share.
+    ring_rank: int = 0
     #: Lower bound on the spread of the learnt ring evidence.
     ring_sigma_floor: float = 0.08
     #: Weights and clips of the per-place log-odds.
     colour_weight: float = 1.0
     colour_clip: float = 6.0
-    ring_clip: float = 6.0
+    #: A place with no rim at all where a checker's would be is no checker, whatever its
+    #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
+    ring_clip: float = 9.0
+    #: Spread of the cube's contrast with the bar beside it (log ratio per channel).
+    cube_contrast_sigma: float = 0.25
+    #: The cube is missing when even its likeliest place scores below minus this (log-odds).
+    cube_absent: float = 60.0
     #: Temperature turning class distances into probabilities.
     softness: float = 1.0

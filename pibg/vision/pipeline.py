@@ -22,7 +22,15 @@ from pibg.observation import BoardObservation, CubeRead, DieRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
 from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
-from pibg.vision.geometry import Array, Layout, VisionConfig, WhiteHome, to_image
+from pibg.vision.geometry import (
+    Array,
+    Layout,
+    VisionConfig,
+    WhiteHome,
+    canonical_maps,
+    distort,
+    to_image,
+)
 
 #: Dice lie between this (real dice: ~16 mm on 38 mm checkers) and ``Layout.die_px``
 #: (checker diameters).
@@ -51,8 +59,14 @@ class Vision:
 
     def __post_init__(self) -> None:
         self._layout: Layout = self.calibration.layout
-        self._h = self.calibration.homography()
-        self._h_inv = np.linalg.inv(self._h)
+        cal = self.calibration
+        # Frames are warped through the lens when it distorts (self._maps); positions are
+        # reported in the frame through the lens too (_to_frame).
+        self._h = cal.ideal_homography()
+        self._h_inv = np.linalg.inv(cal.homography())
+        self._maps: tuple[Array, Array] | None = None
+        if cal.distortion:
+            self._maps = canonical_maps(self._h, cal.layout, cal.distortion, cal.image_size)
         self._slots = self._layout.point_slots()
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         cal = self.calibration
@@ -108,6 +122,8 @@ class Vision:
         """The top-down view (White's home at the bottom right)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise VisionError(f"expected a BGR frame, got shape {frame.shape}")
+        if self._maps is not None and frame.shape[:2] == self.calibration.image_size[::-1]:
+            return np.asarray(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
         return np.asarray(cv2.warpPerspective(frame, self._h, self._layout.size,
                                               flags=cv2.INTER_LINEAR))
 
@@ -135,34 +151,42 @@ class Vision:
                     f"something over the board (a hand or arm?): {rails} places on the frame "
                     f"changed, {unexplained} checker places look like neither board nor checker")
         edges, scale = B.edge_map(cfg, canon)
-        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1])
+        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
-        run, colour, cum = B.counts_from_logits(logits, reading)
+        _run, _colour, cum = B.counts_from_logits(logits, reading)
         # Bar: like two short points, filled from the middle outwards.
-        grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1])
+        grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1],
+                                  cfg.ring_rank)
         bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
         bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
         bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
-        bar_run, bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
-        bar_counts = {c: int(sum(int(bar_run[i]) for i in range(2) if bar_colour[i] == c))
-                      for c in (B.WHITE, B.BLACK)}
-        bar_reads = B.point_reads(bar_cum, bar_read, bar_run, bar_colour, np.zeros(2, np.int32))
-        bar_conf = min(r.confidence for r in bar_reads)
+        _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
         est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
         est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, scale)
         k = lay.slots_per_point()
-        off_w, conf_w = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.WHITE], est_w, conf_w,
-                                         B.WHITE)
-        off_b, conf_b = B.reconcile_tray(cfg, run, colour, k, bar_counts[B.BLACK], est_b, conf_b,
-                                         B.BLACK)
-        seen = {B.WHITE: bar_counts[B.WHITE] + off_w, B.BLACK: bar_counts[B.BLACK] + off_b}
-        extra = B.second_layer(run, colour, k, seen)
-        reads = B.point_reads(cum, reading, run, colour, extra)
-        cube = C.find_cube(cfg, lay, img, cal.cube_bg, gain,
-                           (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0)
+        # The whole board at once: 24 points and the bar's two sides (as two short points).
+        all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
+        jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
+                            {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)})
+        run, bar_run = jr.run[:24], jr.run[24:]
+        bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
+        off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
+        # The rule of 15 could only be kept against a clear tray: something hides checkers or
+        # shows false ones (an arm, a sleeve): better no reading than a wrong one.
+        for c, est, conf, off in ((B.WHITE, est_w, conf_w, off_w), (B.BLACK, est_b, conf_b, off_b)):
+            if abs(off - est) > cfg.tray_conflict and conf >= 0.6:
+                name = "White" if c == B.WHITE else "Black"
+                return BoardObservation.unreadable(
+                    f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
+                    f"leaves {off} (something over the board?)")
+        conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
+        all_reads = B.joint_point_reads(jr, k)
+        reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
+        cube, cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
+                                       (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         if cube is not None and cube.owner != "center" and frame is not None:
-            cube = self._cube_value(frame, cube)
+            cube = self._cube_value(frame, cube, cube_at)
         dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame)
                 if self.read_dice else ())
         return BoardObservation(
@@ -175,9 +199,14 @@ class Vision:
             cube=cube,
         )
 
-    def _cube_value(self, frame: Array, cube: CubeRead) -> CubeRead:
-        """Read the owned cube's number from the camera frame (sharper than the top view)."""
-        x, y = to_image(self._h_inv, np.array([self._layout.cube_places()[cube.owner]]))[0]
+    def _cube_value(self, frame: Array, cube: CubeRead, at: tuple[float, float] | None = None
+                    ) -> CubeRead:
+        """Read the owned cube's number from the camera frame (sharper than the top view),
+        round where it was seen (canonical ``at``; else its owner's place)."""
+        cal = self.calibration
+        where = at if at is not None else self._layout.cube_places()[cube.owner]
+        ideal = to_image(np.linalg.inv(self._h), np.array([where]))
+        x, y = distort(ideal, cal.distortion, cal.image_size)[0]
         r = self.calibration.checker_radius_px or 24.0
         half = round(0.95 * r)
         h, w = frame.shape[:2]
@@ -249,17 +278,36 @@ class Vision:
             return ()
         if not found:
             return ()
-        xy = to_image(self._h_inv, np.array([[d.x, d.y] for d in found]))
+        xy = self._to_frame(np.array([[d.x, d.y] for d in found]))
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
 
+    def _to_frame(self, pts: Array) -> Array:
+        """Top-down view coordinates -> camera frame pixels (through the lens, if it bends)."""
+        cal = self.calibration
+        if not cal.distortion:
+            return to_image(self._h_inv, pts)
+        ideal = to_image(np.linalg.inv(self._h), pts)
+        return distort(ideal, cal.distortion, cal.image_size)
+
     def _frame_crop(self, frame: Array, n: int = 72) -> Callable[..., tuple[Array, float]]:
         """Squares of the top-down view cut from the camera frame: ``crop(x, y, half)`` warps
-        only that square (n x n pixels) through the homography."""
+        only that square (n x n pixels) through the homography, or, with a wide lens's
+        distortion, samples it through the lens model."""
         h = self._h
+        bent = bool(self.calibration.distortion)
 
         def crop(x: float, y: float, half: float) -> tuple[Array, float]:
             k = n / (2.0 * half)
+            if bent:
+                g = (np.arange(n, dtype=np.float64) + 0.5) / k
+                gx, gy = np.meshgrid(x - half + g, y - half + g)
+                src = self._to_frame(np.stack([gx.ravel(), gy.ravel()], -1))
+                mx = src[:, 0].reshape(n, n).astype(np.float32)
+                my = src[:, 1].reshape(n, n).astype(np.float32)
+                out = cv2.remap(frame, mx, my, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+                return np.asarray(out), k
             a = np.array([[k, 0.0, -k * (x - half)], [0.0, k, -k * (y - half)], [0.0, 0.0, 1.0]])
             m = np.asarray(a @ h, np.float64)
             out = cv2.warpPerspective(frame, m, (n, n), flags=cv2.INTER_LINEAR,

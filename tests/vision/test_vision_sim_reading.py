@@ -89,3 +89,12 @@ def test_sim_is_deterministic_and_fast() -> None:
     t = time.perf_counter()
     render(scene)
     assert time.perf_counter() - t < 1.0
+
+
+def test_checkers_that_do_not_add_up_make_the_frame_unreadable(sim_vision: Vision) -> None:
+    # Two White checkers are missing (under a hand, say): no full point could hide them and
+    # the tray is plainly empty, so the reading is refused rather than guessed.
+    pts = [-2, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
+    obs = sim_vision.observe(render(SimScene(pts, seed=4)))
+    assert not obs.readable
+    assert "add up to 15" in obs.reason

@@ -1,0 +1,53 @@
+"""Reading the whole board at once: each colour has 15 checkers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pibg.vision import board as B
+from pibg.vision.geometry import VisionConfig
+
+K = 5
+
+
+def _evidence(first_layer: dict[int, int], weak: dict[int, int]
+              ) -> tuple[np.ndarray, B.SlotReading]:
+    """Per-place log-odds and colour distances for signed first-layer runs (point -> count);
+    ``weak`` adds barely visible checkers."""
+    logits = np.full((24, K), -6.0, np.float32)
+    d_e = np.zeros((24, K), np.float32)
+    d_w = np.full((24, K), 50.0, np.float32)
+    d_b = np.full((24, K), 50.0, np.float32)
+    for runs, strength in ((first_layer, 6.0), (weak, 1.5)):
+        for p, n in runs.items():
+            for j in range(abs(n)):
+                logits[p - 1, j] = strength
+                (d_w if n > 0 else d_b)[p - 1, j] = 0.0
+    return logits, B.SlotReading(d_e, d_w, d_b)
+
+
+def test_hidden_checkers_go_to_a_full_point_and_a_phantom_gives_way() -> None:
+    white = {6: 5, 8: 3, 13: 5}               # 13 seen, 2 hidden on a full point
+    black = {1: -2, 12: -5, 17: -3, 19: -5}   # 15 seen
+    logits, reading = _evidence(white | black, {10: -1})  # a 16th Black checker: a shadow
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.2, 0.9), B.BLACK: (0.1, 0.9)})
+    assert jr.run[9] == 0
+    assert jr.off == {B.WHITE: 0, B.BLACK: 0}
+    assert jr.hidden == {B.WHITE: 2, B.BLACK: 0}
+    reads = B.joint_point_reads(jr, K)
+    signed = [r.count for r in reads]
+    assert sum(v for v in signed if v > 0) == 15
+    assert sum(-v for v in signed if v < 0) == 15
+    assert signed[7] == 3 and signed[0] == -2
+
+
+def test_the_tray_takes_what_no_full_point_can_hide() -> None:
+    white = {6: 4, 8: 3}                      # no full point: 8 must be borne off
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    logits, reading = _evidence(white | black, {})
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (6.4, 0.5), B.BLACK: (0.0, 0.9)})
+    assert jr.off[B.WHITE] == 8 and jr.hidden[B.WHITE] == 0
