@@ -303,6 +303,9 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
     if mode is Mode.DOUBLED:
         return _doubled_seen(st, obs, out)
     if mode is Mode.ASK and st.dice is None:  # asked about a throw never taken: look again
+        if st.opening:
+            return _opening(replace(st, mode=Mode.OPENING, verdict=None, opening=False), obs,
+                            out)
         return _to_roll(replace(st, mode=Mode.TO_ROLL, verdict=None), obs, out)
     if mode in (Mode.MOVING, Mode.ILLEGAL, Mode.ASK):
         roll = _flat_roll(obs)
@@ -362,12 +365,19 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     roll = _flat_roll(obs)
+    if not _matches(st, obs, Position.start()):
+        # no opening roll off the start position: the start is set up again, or the first
+        # move was made with dice read as cocked (ask), or with dice never seen
+        asked = _played_glimpsed(st, obs, out)
+        if asked is not None:
+            return asked
+        seen = _glimpse(obs) if isinstance(roll, Dice) else None  # on a misread start?
+        return replace(st, message=("set up the start",), glimpsed=seen or st.glimpsed)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
-        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK)
+        return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
+                       glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):
-        if not _matches(st, obs, Position.start()):
-            return replace(st, message=("set up the start",))
         return replace(st, message=("opening roll",))
     if roll.is_double:
         st = _record(st, OpeningRoll(white=roll.a, black=roll.b), out)
@@ -376,7 +386,7 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         out.say.append(f"opening roll tie {roll.a}-{roll.b}{extra}: roll again")
         return replace(st, message=("tie: roll again",))
     out.say.append(f"opening roll {roll.high}-{roll.low}: the higher die moves")
-    return replace(st, mode=Mode.MOVING, dice=roll, opening=True,
+    return replace(st, mode=Mode.MOVING, dice=roll, opening=True, glimpsed=None,
                    roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs),
                    message=(f"opening {roll.high}-{roll.low}", "higher die moves"))
 
@@ -401,12 +411,15 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     roll = _flat_roll(obs)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
-        glimpsed = Dice(obs.dice[0].value, obs.dice[1].value) if len(obs.dice) == 2 else None
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
-                       glimpsed=glimpsed)
+                       glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):
         return replace(st, message=(f"{_name(st, player)} to roll",))
     return _take_roll(st, roll, obs, out)
+
+
+def _glimpse(obs: BoardObservation) -> Dice | None:
+    return Dice(obs.dice[0].value, obs.dice[1].value) if len(obs.dice) == 2 else None
 
 
 def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
@@ -414,16 +427,27 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
     """The board, dice lifted, is a clear legal play of dice seen but not taken (a die read
     as cocked, and the player went on): ask whether that was the throw."""
     g = st.match.game
-    if st.glimpsed is None or g is None or g.phase is not Phase.ROLL or obs.dice:
+    roll = st.glimpsed
+    if roll is None or g is None or obs.dice:
         return None
-    v = judge(g.position, st.glimpsed, obs, st.config.judge)
+    if g.phase is Phase.OPENING:
+        if roll.is_double:
+            return None
+        fits = [v for v in (judge(Position.start(c), roll, obs, st.config.judge) for c in Color)
+                if v.outcome is Outcome.PLAY]
+        v = fits[0] if len(fits) == 1 else Verdict(Outcome.ILLEGAL)
+    elif g.phase is Phase.ROLL:
+        v = judge(g.position, roll, obs, st.config.judge)
+    else:
+        return None
     if v.outcome is not Outcome.PLAY or v.play is None:
         return None
-    roll = st.glimpsed
-    out.say.append(f"{_name(st, g.turn)} played {roll.high}-{roll.low} ({v.play}) with a die "
+    mover = v.play.result.turn
+    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({v.play}) with a die "
                    "read as cocked: press confirm if the dice lay flat")
     v = Verdict(Outcome.ILLEGAL, play=v.play, reroll=roll, points=(), score=v.score)
     return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
+                   opening=g.phase is Phase.OPENING,
                    message=(f"played {roll.high}-{roll.low}?", str(v.play), "confirm = yes"))
 
 

@@ -12,6 +12,7 @@ uneven light, noise and blur. The same scene and seed give the same frame, byte 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -107,6 +108,41 @@ def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
                    cv2.LINE_AA, 2)
 
 
+def _checker_discs(scene: SimScene, lay: Layout) -> list[tuple[float, float]]:
+    """Where the checkers on the points stand (centres, in the drawing's units)."""
+    k = lay.slots_per_point()
+    out = []
+    for i, n in enumerate(scene.points):
+        for j in range(min(abs(int(n)), k)):
+            out.append(tuple(float(v) for v in lay.slot_centre(i + 1, j)))
+    return out  # type: ignore[return-value]
+
+
+def _free_spot(x: float, y: float, side: float, taken: list[tuple[float, float]],
+               placed: list[tuple[float, float]], lay: Layout) -> tuple[float, float]:
+    """(x, y), or the nearest spot along the board's middle where a die of edge ``side``
+    touches no checker and no other die (deterministic: no random draw)."""
+    clear = lay.checker_px / 2 + 0.75 * side
+    apart = 1.5 * side
+    c = lay.surface_corners()
+    left = lay.bar_x + lay.profile.bar * lay.u / 2 + side
+    right, top, bottom = float(c[2, 0]) - side, float(c[0, 1]) + side, float(c[2, 1]) - side
+
+    def free(px: float, py: float) -> bool:
+        return (left < px < right and top < py < bottom
+                and all(math.hypot(px - cx, py - cy) > clear for cx, cy in taken)
+                and all(math.hypot(px - ox, py - oy) > apart for ox, oy in placed))
+
+    if free(x, y):
+        return x, y
+    for step in range(1, 25):
+        for sx, sy in ((0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)):
+            px, py = x + sx * step * 0.25 * lay.u, y + sy * step * 0.25 * lay.u
+            if free(px, py):
+                return px, py
+    return x, y
+
+
 def _board(scene: SimScene) -> Array:
     """The top-down drawing (in the layout's canonical frame, at ``_U`` px per point)."""
     lay = _layout()
@@ -171,15 +207,20 @@ def _board(scene: SimScene) -> Array:
     (tw, th), _b = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
     cv2.putText(img, text, (int(cx - tw / 2), int(cy + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale,
                 (20, 20, 20), 1, cv2.LINE_AA)
-    # Dice in the right half (the roller's right), lying on the board.
+    # Dice in the right half (the roller's right), lying flat on free board: a throw that
+    # lands on a checker is cocked by the rules, so players' dice come to rest beside them.
     if scene.dice is not None:
         side = lay.die_px
         base_x = lay.point_x(3 if True else 0)
+        taken = _checker_discs(scene, lay)
+        placed: list[tuple[float, float]] = []
         for j, v in enumerate(scene.dice):
             dx = base_x - (1.6 - 1.5 * j) * lay.u + rng.normal(0, 0.2 * lay.u)
             dy = lay.centre_y + (j - 0.5) * 1.2 * lay.u + rng.normal(0, 0.2 * lay.u)
             ang = float(rng.uniform(0, np.pi / 2))
             squash = 0.6 if (scene.cocked and j == 1) else 1.0
+            dx, dy = _free_spot(dx, dy, side, taken, placed, lay)
+            placed.append((dx, dy))
             _die(img, dx, dy, side, int(v), ang, st, squash)
     if scene.hand:
         skin = (120, 160, 215)

@@ -199,3 +199,22 @@ def test_asked_about_a_cocked_throw_then_the_board_changes_again():
     st, evs, _ = _feed(st, 10, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
     assert [e.dice for e in evs if isinstance(e, Rolled)] == [(5, 2)]
     assert st.mode is Mode.MOVING
+
+
+def test_opening_roll_read_as_cocked_then_played_is_asked_about():
+    st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
+    cocked = (DieRead(4, 700, 480, True), DieRead(6, 780, 480, False))
+    st, _, say = _feed(st, 2, BoardObservation.exact(START.signed(), dice=cocked))
+    assert any("roll again" in line for line in say)
+    moved = resolve(START.with_turn(Color.BLACK), (6, 4), "24/14").result
+    st, evs, _ = _feed(st, 4, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK and st.message[0] == "played 6-4?"
+    res = step(st, Press(6, "confirm"))
+    assert [type(e) for e in res.events] == [OpeningRoll, Moved]
+    assert res.events[0] == OpeningRoll(white=4, black=6)
+    # a roll on a board that is not the start is no opening roll
+    st2 = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
+    st2, _, _ = _feed(st2, 0, BoardObservation.exact(START.signed()))
+    st2, evs, _ = _feed(st2, 2, BoardObservation.exact(moved.signed(), dice=_dice(5, 1)))
+    assert st2.mode is Mode.OPENING and not evs
