@@ -109,11 +109,13 @@ def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
 
 
 def _checker_discs(scene: SimScene, lay: Layout) -> list[tuple[float, float]]:
-    """Where the checkers on the points stand (centres, in the drawing's units)."""
+    """Where the checkers on the points stand (centres, in the drawing's units), and the
+    next place on each stack: a die lying there would look like one more checker to any
+    reader, so the sim's players (like tidy real ones) throw into the open middle."""
     k = lay.slots_per_point()
     out = []
     for i, n in enumerate(scene.points):
-        for j in range(min(abs(int(n)), k)):
+        for j in range(min(abs(int(n)) + 1, k)):
             out.append(tuple(float(v) for v in lay.slot_centre(i + 1, j)))
     return out  # type: ignore[return-value]
 
