@@ -52,6 +52,12 @@ def _read_crop(
     value, conf, best = _decide(fits, cfg)
     die_work = half / cfg.crop_half * scale
     if (best is not None and value < cfg.pips_enough
+            and not any(f.kind == "pips" and f.value == value and f.cost <= cfg.grid_alone_cost
+                        for f in fits)):
+        # one to three pips read by the grid alone: the pips must be found as such too (a
+        # grid of nine cells fits a leaning die's half-seen face or the board's marks)
+        return 0, 0.0, None, fits, scale, origin
+    if (best is not None and value < cfg.pips_enough
             and _clutter(dist, best, die_work) > cfg.clutter_max):
         return 0, 0.0, None, fits, scale, origin
     if best is not None and value >= 2:
@@ -121,7 +127,7 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     """
     if value >= cfg.pips_enough:
         return True
-    if value >= 2 and sum(1 for f in fits if f.value == value
+    if value >= 2 and sum(1 for f in fits if f.value == value and f.kind == "pips"
                           and f.cost <= cfg.pips_fit_cost) >= cfg.pips_fit_votes:
         return True  # two or three pips on the die's grid, again and again
     return any(
@@ -137,7 +143,7 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
     A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
     or larger than expected) and its pips' grid is stretched the same way.
     """
-    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4]
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind != "grid"]
     if aspects:
         # four pips or more pin down the face's shape better than its outline does (the
         # outline merges with the die's sides and shadow)
