@@ -98,7 +98,9 @@ class DiceConfig:
     max_candidates: int = 7
     #: Cost added for every pip-sized hole left unexplained inside the face ...
     unexplained_cost: float = 0.6
-    #: ... that is, closer than this to the fitted centre (in grid steps; for a one, crop sides).
+    #: ... if it is at least this round (area / area of its enclosing circle) ...
+    unexplained_roundness: float = 0.5
+    #: ... and closer than this to the fitted centre (in grid steps; for a one, crop sides).
     unexplained_radius: float = 2.0
     one_unexplained_radius: float = 0.42
     one_alone_radius: float = 0.65
@@ -151,6 +153,9 @@ class DiceConfig:
     extra_dist_max: float = 1.3
     extra_area_ratio: float = 2.2
     extra_pips_cocked: int = 2
+    #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
+    #: most this much (see ``_square_pips``).
+    side_face_aspect: float = 1.06
     #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
     die_size_min: float = 0.65
     die_size_max: float = 1.45

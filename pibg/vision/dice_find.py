@@ -137,17 +137,32 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     )
 
 
+def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
+    """Whether four or more pips sit on a square grid, unstretched: the face lies flat
+    within ``side_face_aspect`` (about 17 degrees), too little of a lean to show a second
+    face's pips round. Pips beside such a face are the sides' own, seen obliquely at the
+    edge of a wide view (the top-down view keeps a flat top face square, not its sides)."""
+    aspects = [f.aspect for f in fits if f.value == value and value >= 4 and f.kind != "grid"]
+    return bool(aspects) and float(np.median(aspects)) <= cfg.side_face_aspect
+
+
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
 
     A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
     or larger than expected) and its pips' grid is stretched the same way.
     """
-    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind != "grid"]
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind == "pips"]
     if aspects:
         # four pips or more pin down the face's shape better than its outline does (the
         # outline merges with the die's sides and shadow)
         return float(np.median(aspects)) <= cfg.pip_aspect_max
+    # pips read by the grid alone: their re-centred spots must be unstretched, and the face's
+    # outline, where seen, square too (a squashed face's pips can fit a grid of another value)
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4
+               and f.kind == "grid+spots"]
+    if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
+        return False
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
@@ -305,7 +320,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             continue
         if not _is_die(value, fits, scale, size, cfg):
             continue
-        flat = best.extra_pips < cfg.extra_pips_cocked and _is_flat(value, fits, scale, size, cfg)
+        flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
+                and _is_flat(value, fits, scale, size, cfg))
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found

@@ -301,6 +301,9 @@ def _explain(
         return fits
     xy = np.array([(h[0], h[1]) for h in holes], dtype=np.float64)
     areas = np.array([h[2] for h in holes], dtype=np.float64)
+    # only round candidates count against an explanation that leaves them out: a streak of
+    # light along a bevel or over a glossy face is no pip
+    roundish = [h[3] >= cfg.unexplained_roundness for h in holes]
     crop_area = size * size
     crop_side = 2.0 * max(centre) + 1.0
     n = len(holes)
@@ -368,7 +371,7 @@ def _explain(
             med = _quantile(a, 0.5)
             lo_ratio = 0.15 if value == 1 else 0.4
             for i in range(n):
-                if i in s:
+                if i in s or not roundish[i]:
                     continue
                 d = math.hypot(xy[i, 0] - c[0], xy[i, 1] - c[1])
                 if lo_ratio <= areas[i] / med <= 2.5 and d < radius:
