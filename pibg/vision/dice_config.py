@@ -116,7 +116,9 @@ class DiceConfig:
     grid_steps: tuple[float, ...] = (0.2, 0.23, 0.26, 0.29, 0.32, 0.35)
     grid_search: float = 0.15
     #: ... a read of 1-3 pips needs a pip reader's fit of that value costing at most this.
-    grid_alone_cost: float = 0.8
+    grid_alone_cost: float = 0.5
+    #: ... and a read of 4-6 pips by the grid alone must fit it at most this (cost).
+    grid_only_fit: float = 0.2
     #: ... and the least grid step (fraction of the edge) at which a lone pip reads as a one.
     grid_one_step: float = 0.29
     grid_blur: float = 0.15

@@ -51,14 +51,18 @@ def _read_crop(
     scale *= k
     value, conf, best = _decide(fits, cfg)
     die_work = half / cfg.crop_half * scale
-    if (best is not None and value < cfg.pips_enough
-            and not any(f.kind == "pips" and f.value == value and f.cost <= cfg.grid_alone_cost
-                        for f in fits)):
-        # one to three pips read by the grid alone: the pips must be found as such too (a
-        # grid of nine cells fits a leaning die's half-seen face or the board's marks)
+    grid_only = not any(f.kind == "pips" and f.value == value and f.cost <= cfg.grid_alone_cost
+                        for f in fits)
+    if best is not None and grid_only and (value < cfg.pips_enough
+                                           or best.cost > cfg.grid_only_fit):
+        # pips read by the grid alone: one to three must be found as such too, more must fit
+        # the grid closely (a grid of nine cells fits a leaning die's half-seen face, the
+        # board's marks or the cube's digits)
         return 0, 0.0, None, fits, scale, origin
-    if (best is not None and value < cfg.pips_enough
+    if (best is not None and (value < cfg.pips_enough or grid_only)
             and _clutter(dist, best, die_work) > cfg.clutter_max):
+        # a face with few pips, or many read by the grid alone, must be plain between them
+        # (the doubling cube's digits are not)
         return 0, 0.0, None, fits, scale, origin
     if best is not None and value >= 2:
         extra = _extra_pips(blobs, best, die_work, cfg)
