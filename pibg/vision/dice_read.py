@@ -512,7 +512,7 @@ def _grid_offsets(size: float, cfg: DiceConfig) -> tuple[FloatArray, FloatArray,
     n_a, n_s, n_o = len(angles), len(steps), len(shift)
     step_of = np.broadcast_to(steps[None, :, None], (n_a, n_s, n_o)).ravel()
     angle_of = np.broadcast_to(angles[:, None, None], (n_a, n_s, n_o)).ravel()
-    return pos.reshape(-1, 9, 2), step_of, angle_of
+    return pos.reshape(-1, 9, 2).astype(np.float32), step_of, angle_of
 
 
 def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: DiceConfig
@@ -531,15 +531,18 @@ def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: 
     pos, step_of, angle_of = _grid_offsets(round(size, 1), cfg)
     sigma = max(0.6, cfg.grid_blur * float(np.median(step_of)))
     g = cv2.GaussianBlur(dist, (0, 0), sigma)
-    mx = (pos[..., 0] + centre[0]).astype(np.float32)
-    my = (pos[..., 1] + centre[1]).astype(np.float32)
+    mx = pos[..., 0] + np.float32(centre[0])
+    my = pos[..., 1] + np.float32(centre[1])
     vals = cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # (N, 9)
-    vals = np.asarray(vals, np.float64)
+    cols = np.ascontiguousarray(np.asarray(vals, np.float32).T)  # (9, N): a row per cell
+    total = cols.sum(axis=0)
     best: tuple[float, int, int, npt.NDArray[np.bool_]] | None = None
     for value, on in _patterns():
-        v_on, v_off = vals[:, on], vals[:, ~on]
-        contrast = v_on.mean(axis=1) - v_off.mean(axis=1)
-        margin = v_on.min(axis=1) - v_off.max(axis=1)
+        v_on, v_off = cols[on], cols[~on]
+        sum_on = v_on.sum(axis=0)
+        n_on = int(on.sum())
+        contrast = sum_on / n_on - (total - sum_on) / (9 - n_on)
+        margin = v_on.min(axis=0) - v_off.max(axis=0)
         ok = contrast >= cfg.grid_min_contrast
         if value == 1:  # a lone pip must have plain face all round it, well out: a small
             ok &= step_of >= cfg.grid_one_step * size  # grid fits between another's pips
@@ -550,9 +553,9 @@ def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: 
     if best is None or not best[0] > 0.0:
         return None
     margin, value, i, on = best
-    pips = pos[i][on] + np.asarray(centre)
+    pips = pos[i][on].astype(np.float64) + np.asarray(centre)
     step = float(step_of[i])
-    c = pos[i][4] + np.asarray(centre)
+    c = pos[i][4].astype(np.float64) + np.asarray(centre)
     return _Fit(value, 1.0 - margin, (float(c[0]), float(c[1])), step, float(angle_of[i]),
                 pips=tuple((float(p[0]), float(p[1])) for p in pips),
                 pip_area=math.pi * (0.35 * step) ** 2, kind="grid")
