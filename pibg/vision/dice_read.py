@@ -439,7 +439,6 @@ def _all_fits(
     if known and not any(math.hypot(b[0] - centre[0], b[1] - centre[1]) < cfg.spot_near * size
                          for b in blobs):
         return fits, scale, dist
-    grid = _grid_read(dist, size, centre, cfg) if known and cfg.grid_votes else None
     blob_best: _Fit | None = None
     if cfg.use_blobs:
         blob_fits = _explain(blobs, size, centre, rot, cfg, known)
@@ -448,10 +447,11 @@ def _all_fits(
     seen: dict[tuple[tuple[int, int, bool], ...], list[_Fit]] = {}
     quick = [lv for lv in cfg.quick_levels if known]
     levels = quick + [lv for lv in cfg.levels if lv not in quick]
+    easy = False
     for i, level in enumerate(levels):
         if (i == len(quick) and quick and blob_best is not None
-                and _agree(fits, blob_best, quick, cfg)
-                and (grid is None or grid.value == blob_best.value)):
+                and _agree(fits, blob_best, quick, cfg)):
+            easy = True
             break  # the spots and a few levels agree, each fitting well: read
         found = _holes(dist, level, cfg, die_frac)
         if found is None:
@@ -469,6 +469,9 @@ def _all_fits(
                 fits.append(dataclasses.replace(best, face=face_shape))
     if blob_best is not None:
         fits.extend([blob_best] * cfg.blob_votes)
+    # the grid reader (for a die of known size) only where the pip readers are in doubt
+    grid = (_grid_read(dist, size, centre, cfg) if known and cfg.grid_votes and not easy
+            else None)
     if grid is not None:
         fits.extend([_grid_pips(grid, dist)] * cfg.grid_votes)
     return fits, scale, dist
