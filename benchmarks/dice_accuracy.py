@@ -185,7 +185,7 @@ def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
 def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
     from pibg.vision.pipeline import Vision
 
-    start, _name, files = args
+    start, name, files = args
     corners = json.loads(Path(start).with_suffix(".json").read_text())["gt"]["board_corners"]
     vision = Vision.from_start_frame(cv2.imread(start), np.asarray(corners, np.float64))
     out = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0, "false": 0,
@@ -214,8 +214,11 @@ def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
                 out["cocked_n"] += 1
                 out["cocked_flat"] += int(hit is not None and hit.flat)
             else:
+                right = hit is not None and hit.flat and hit.value == d["value"]
                 out["flat_n"] += 1
-                out["flat_ok"] += int(hit is not None and hit.flat and hit.value == d["value"])
+                out["flat_ok"] += int(right)
+                out[f"session {name} n"] = out.get(f"session {name} n", 0) + 1
+                out[f"session {name} ok"] = out.get(f"session {name} ok", 0) + int(right)
         out["false"] += sum(1 for i in range(len(reads)) if i not in used)
     return out
 
@@ -316,6 +319,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'renders pipeline false dice':<34} {int(p['false']):>6}")
         print(f"{'renders pipeline ms per frame':<34} {int(p['frames']):>6} "
               f"{1e3 * p['seconds'] / max(p['frames'], 1):>8.1f}")
+        names = [k[len("session "):-len(" n")] for k in p if k.startswith("session ")
+                 and k.endswith(" n")]
+        print("renders pipeline by session (flat): " + ", ".join(
+            f"{n} {int(p[f'session {n} ok'])}/{int(p[f'session {n} n'])}" for n in names))
     n, ok = sim_demo(args.limit)
     print(_row("sim demo match frames (pipeline)", n, ok))
     return 0

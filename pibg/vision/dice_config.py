@@ -98,12 +98,30 @@ class DiceConfig:
     max_candidates: int = 7
     #: Cost added for every pip-sized hole left unexplained inside the face ...
     unexplained_cost: float = 0.6
-    #: ... that is, closer than this to the fitted centre (in grid steps; for a one, crop sides).
+    #: ... if it is at least this round (area / area of its enclosing circle) ...
+    unexplained_roundness: float = 0.5
+    #: ... and closer than this to the fitted centre (in grid steps; for a one, crop sides).
     unexplained_radius: float = 2.0
     one_unexplained_radius: float = 0.42
     one_alone_radius: float = 0.65
     #: ... when the die's edge is known (fraction of that edge).
     known_unexplained_radius: float = 0.75
+    #: find_dice: the grid reader (see ``_grid_read``): votes it casts, least contrast (Lab
+    #: units) between the cells it reads as pips and the others, its search: angles (step,
+    #: degrees), grid steps (fractions of the die's edge), centre offsets (fraction of the
+    #: edge, 1 working px apart), and the blur (fraction of the grid step) of the map sampled.
+    grid_votes: int = 2
+    grid_min_contrast: float = 12.0
+    grid_angle_step: float = 5.0
+    grid_steps: tuple[float, ...] = (0.2, 0.23, 0.26, 0.29, 0.32, 0.35)
+    grid_search: float = 0.15
+    #: ... a read of 1-3 pips needs a pip reader's fit of that value costing at most this.
+    grid_alone_cost: float = 0.5
+    #: ... and a read of 4-6 pips by the grid alone must fit it at most this (cost).
+    grid_only_fit: float = 0.2
+    #: ... and the least grid step (fraction of the edge) at which a lone pip reads as a one.
+    grid_one_step: float = 0.29
+    grid_blur: float = 0.15
     #: find_dice: die size range accepted (fraction of ``die_px``) for a flat die's top face.
     flat_size_min: float = 0.7
     flat_size_max: float = 1.5
@@ -137,6 +155,9 @@ class DiceConfig:
     extra_dist_max: float = 1.3
     extra_area_ratio: float = 2.2
     extra_pips_cocked: int = 2
+    #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
+    #: most this much (see ``_square_pips``).
+    side_face_aspect: float = 1.06
     #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
     die_size_min: float = 0.65
     die_size_max: float = 1.45
@@ -195,4 +216,8 @@ class _Fit:
     #: The face region at this fit's level: (long side, short side, how much of its least
     #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc).
     face: tuple[float, float, float] | None = None
+    #: Which reader made it: "pips" (candidates fitted to a layout) or "grid" (the 3 x 3
+    #: cells of a face read as on or off; its grid is square by construction, so it says
+    #: nothing of the face's shape).
+    kind: str = "pips"
 

@@ -51,8 +51,18 @@ def _read_crop(
     scale *= k
     value, conf, best = _decide(fits, cfg)
     die_work = half / cfg.crop_half * scale
-    if (best is not None and value < cfg.pips_enough
+    grid_only = not any(f.kind == "pips" and f.value == value and f.cost <= cfg.grid_alone_cost
+                        for f in fits)
+    if best is not None and grid_only and (value < cfg.pips_enough
+                                           or best.cost > cfg.grid_only_fit):
+        # pips read by the grid alone: one to three must be found as such too, more must fit
+        # the grid closely (a grid of nine cells fits a leaning die's half-seen face, the
+        # board's marks or the cube's digits)
+        return 0, 0.0, None, fits, scale, origin
+    if (best is not None and (value < cfg.pips_enough or grid_only)
             and _clutter(dist, best, die_work) > cfg.clutter_max):
+        # a face with few pips, or many read by the grid alone, must be plain between them
+        # (the doubling cube's digits are not)
         return 0, 0.0, None, fits, scale, origin
     if best is not None and value >= 2:
         extra = _extra_pips(blobs, best, die_work, cfg)
@@ -121,7 +131,7 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     """
     if value >= cfg.pips_enough:
         return True
-    if value >= 2 and sum(1 for f in fits if f.value == value
+    if value >= 2 and sum(1 for f in fits if f.value == value and f.kind == "pips"
                           and f.cost <= cfg.pips_fit_cost) >= cfg.pips_fit_votes:
         return True  # two or three pips on the die's grid, again and again
     return any(
@@ -131,17 +141,32 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     )
 
 
+def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
+    """Whether four or more pips sit on a square grid, unstretched: the face lies flat
+    within ``side_face_aspect`` (about 17 degrees), too little of a lean to show a second
+    face's pips round. Pips beside such a face are the sides' own, seen obliquely at the
+    edge of a wide view (the top-down view keeps a flat top face square, not its sides)."""
+    aspects = [f.aspect for f in fits if f.value == value and value >= 4 and f.kind != "grid"]
+    return bool(aspects) and float(np.median(aspects)) <= cfg.side_face_aspect
+
+
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
 
     A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
     or larger than expected) and its pips' grid is stretched the same way.
     """
-    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4]
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind == "pips"]
     if aspects:
         # four pips or more pin down the face's shape better than its outline does (the
         # outline merges with the die's sides and shadow)
         return float(np.median(aspects)) <= cfg.pip_aspect_max
+    # pips read by the grid alone: their re-centred spots must be unstretched, and the face's
+    # outline, where seen, square too (a squashed face's pips can fit a grid of another value)
+    aspects = [f.aspect for f in fits if f.value == value and f.value >= 4
+               and f.kind == "grid+spots"]
+    if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
+        return False
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
@@ -299,7 +324,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             continue
         if not _is_die(value, fits, scale, size, cfg):
             continue
-        flat = best.extra_pips < cfg.extra_pips_cocked and _is_flat(value, fits, scale, size, cfg)
+        flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
+                and _is_flat(value, fits, scale, size, cfg))
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found

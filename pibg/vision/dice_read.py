@@ -301,6 +301,9 @@ def _explain(
         return fits
     xy = np.array([(h[0], h[1]) for h in holes], dtype=np.float64)
     areas = np.array([h[2] for h in holes], dtype=np.float64)
+    # only round candidates count against an explanation that leaves them out: a streak of
+    # light along a bevel or over a glossy face is no pip
+    roundish = [h[3] >= cfg.unexplained_roundness for h in holes]
     crop_area = size * size
     crop_side = 2.0 * max(centre) + 1.0
     n = len(holes)
@@ -368,7 +371,7 @@ def _explain(
             med = _quantile(a, 0.5)
             lo_ratio = 0.15 if value == 1 else 0.4
             for i in range(n):
-                if i in s:
+                if i in s or not roundish[i]:
                     continue
                 d = math.hypot(xy[i, 0] - c[0], xy[i, 1] - c[1])
                 if lo_ratio <= areas[i] / med <= 2.5 and d < radius:
@@ -444,9 +447,11 @@ def _all_fits(
     seen: dict[tuple[tuple[int, int, bool], ...], list[_Fit]] = {}
     quick = [lv for lv in cfg.quick_levels if known]
     levels = quick + [lv for lv in cfg.levels if lv not in quick]
+    easy = False
     for i, level in enumerate(levels):
         if (i == len(quick) and quick and blob_best is not None
                 and _agree(fits, blob_best, quick, cfg)):
+            easy = True
             break  # the spots and a few levels agree, each fitting well: read
         found = _holes(dist, level, cfg, die_frac)
         if found is None:
@@ -464,7 +469,137 @@ def _all_fits(
                 fits.append(dataclasses.replace(best, face=face_shape))
     if blob_best is not None:
         fits.extend([blob_best] * cfg.blob_votes)
+    # the grid reader (for a die of known size) only where the pip readers are in doubt
+    grid = (_grid_read(dist, size, centre, cfg) if known and cfg.grid_votes and not easy
+            else None)
+    if grid is not None:
+        fits.extend([_grid_pips(grid, dist)] * cfg.grid_votes)
     return fits, scale, dist
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[int, npt.NDArray[np.bool_]], ...]:
+    """Every value's pips as on-cells of the 3 x 3 grid (row-major), under quarter turns."""
+    out: list[tuple[int, npt.NDArray[np.bool_]]] = []
+    for value, lay in LAYOUTS.items():
+        seen: set[bytes] = set()
+        pts = [(round(x), round(y)) for x, y in lay]
+        for _ in range(4):
+            on = np.zeros(9, bool)
+            for x, y in pts:
+                on[(y + 1) * 3 + (x + 1)] = True
+            if on.tobytes() not in seen:
+                seen.add(on.tobytes())
+                out.append((value, on))
+            pts = [(-y, x) for x, y in pts]
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _grid_offsets(size: float, cfg: DiceConfig) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The searched placements of the 3 x 3 grid, centred on (0, 0): cell positions
+    ``(N, 9, 2)``, each placement's step ``(N,)`` and angle in degrees ``(N,)``."""
+    angles = np.arange(0.0, 90.0, cfg.grid_angle_step)
+    steps = size * np.asarray(cfg.grid_steps, np.float64)
+    r = cfg.grid_search * size
+    offs = np.arange(-math.floor(r), math.floor(r) + 1, 1.0)
+    cells = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float64)
+    a = np.deg2rad(angles)
+    rot = np.stack([np.stack([np.cos(a), -np.sin(a)], -1),
+                    np.stack([np.sin(a), np.cos(a)], -1)], -2)  # (A, 2, 2)
+    base = np.einsum("aij,nj->ani", rot, cells)  # (A, 9, 2)
+    placed = base[:, None] * steps[None, :, None, None]  # (A, S, 9, 2)
+    ox, oy = np.meshgrid(offs, offs)
+    shift = np.stack([ox.ravel(), oy.ravel()], -1)  # (O, 2)
+    pos = placed[:, :, None] + shift[None, None, :, None, :]  # (A, S, O, 9, 2)
+    n_a, n_s, n_o = len(angles), len(steps), len(shift)
+    step_of = np.broadcast_to(steps[None, :, None], (n_a, n_s, n_o)).ravel()
+    angle_of = np.broadcast_to(angles[:, None, None], (n_a, n_s, n_o)).ravel()
+    return pos.reshape(-1, 9, 2).astype(np.float32), step_of, angle_of
+
+
+def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: DiceConfig
+               ) -> _Fit | None:
+    """Read a face of known size as a 3 x 3 grid of cells, each a pip or plain face.
+
+    Every placement of the grid near the crop's centre (angle, step, offset) samples the
+    colour-distance map, lightly blurred, at its nine cells; a value's pattern (its pips'
+    cells, under quarter turns) fits a placement by its margin: its dimmest pip cell less
+    its brightest plain cell, over the mean difference between the two. The best margin over
+    every placement and pattern wins; a glare spot, a bevel's streak or a side face's pips
+    sit off the cells of a well-placed grid, or light cells that must be plain. Needs no
+    pip to be found as a separate spot (blurred pips that run together still light their
+    cells).
+    """
+    pos, step_of, angle_of = _grid_offsets(round(size, 1), cfg)
+    sigma = max(0.6, cfg.grid_blur * float(np.median(step_of)))
+    g = cv2.GaussianBlur(dist, (0, 0), sigma)
+    mx = pos[..., 0] + np.float32(centre[0])
+    my = pos[..., 1] + np.float32(centre[1])
+    vals = cv2.remap(g, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # (N, 9)
+    cols = np.ascontiguousarray(np.asarray(vals, np.float32).T)  # (9, N): a row per cell
+    total = cols.sum(axis=0)
+    best: tuple[float, int, int, npt.NDArray[np.bool_]] | None = None
+    for value, on in _patterns():
+        v_on, v_off = cols[on], cols[~on]
+        sum_on = v_on.sum(axis=0)
+        n_on = int(on.sum())
+        contrast = sum_on / n_on - (total - sum_on) / (9 - n_on)
+        margin = v_on.min(axis=0) - v_off.max(axis=0)
+        ok = contrast >= cfg.grid_min_contrast
+        if value == 1:  # a lone pip must have plain face all round it, well out: a small
+            ok &= step_of >= cfg.grid_one_step * size  # grid fits between another's pips
+        score = np.where(ok, margin / np.maximum(contrast, 1e-9), -np.inf)
+        i = int(np.argmax(score))
+        if best is None or score[i] > best[0]:
+            best = (float(score[i]), value, i, on)
+    if best is None or not best[0] > 0.0:
+        return None
+    margin, value, i, on = best
+    pips = pos[i][on].astype(np.float64) + np.asarray(centre)
+    step = float(step_of[i])
+    c = pos[i][4].astype(np.float64) + np.asarray(centre)
+    return _Fit(value, 1.0 - margin, (float(c[0]), float(c[1])), step, float(angle_of[i]),
+                pips=tuple((float(p[0]), float(p[1])) for p in pips),
+                pip_area=math.pi * (0.35 * step) ** 2, kind="grid")
+
+
+def _grid_pips(grid: _Fit, dist: FloatArray) -> _Fit:
+    """The grid reader's fit with each pip moved to the centroid of its cell's brightness
+    (a few mean-shift steps, weighted by the distance map above the plain face's level):
+    the affine map carrying the layout onto them then measures the face's shape (a cocked
+    die's is stretched). Only for four pips or more (fewer do not pin a shape down)."""
+    if grid.value < 4:
+        return grid
+    h, w = dist.shape
+    r = 0.55 * grid.step
+    rw = math.ceil(r)
+    rr = _radii(rw)
+    base = float(np.median(dist[max(0, round(grid.centre[1]) - rw):round(grid.centre[1]) + rw + 1,
+                                max(0, round(grid.centre[0]) - rw):round(grid.centre[0]) + rw + 1]))
+    pts = []
+    for px, py in grid.pips:
+        x, y = px, py
+        for _ in range(3):
+            xi, yi = round(x), round(y)
+            if not (rw <= xi < w - rw and rw <= yi < h - rw):
+                return grid
+            win = dist[yi - rw:yi + rw + 1, xi - rw:xi + rw + 1]
+            wt = np.maximum(win - base, 0.0) * (rr <= r)
+            total = float(wt.sum())
+            if total <= 0.0:
+                return grid
+            yy, xx = np.mgrid[-rw:rw + 1, -rw:rw + 1]
+            x = xi + float((wt * xx).sum()) / total
+            y = yi + float((wt * yy).sum()) / total
+        pts.append((x, y))
+    q = np.asarray(pts) - np.mean(pts, axis=0)
+    c0 = np.asarray(grid.pips) - np.asarray(grid.pips).mean(axis=0)
+    m, *_ = np.linalg.lstsq(c0 / grid.step, q, rcond=None)
+    sv = np.linalg.svd(m, compute_uv=False)
+    return dataclasses.replace(grid, aspect=float(sv[0] / max(sv[1], 1e-9)),
+                               pips=tuple((float(p[0]), float(p[1])) for p in pts),
+                               kind="grid+spots")
 
 
 def _agree(fits: list[_Fit], blob: _Fit, quick: list[float], cfg: DiceConfig) -> bool:

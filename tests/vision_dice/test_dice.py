@@ -155,6 +155,54 @@ def test_find_dice_cocked_die_is_not_flat(value: int) -> None:
     assert all(not d.flat for d in reads)
 
 
+DARK_BOARD = (45, 45, 48)  # a tournament board's dark leather
+
+
+def _blurred_black_die(value: int, angle: float) -> Image:
+    """A black die with white pips on dark leather, blurred until neighbouring pips touch."""
+    die = draw_die(value, size=30, angle=angle, face=(22, 22, 22), pip=(235, 235, 235),
+                   background=DARK_BOARD, pip_diameter=0.24)
+    return cv2.GaussianBlur(die, (0, 0), 1.3)
+
+
+@pytest.mark.parametrize("value", [4, 5])
+@pytest.mark.parametrize("angle", [8.0, 33.0])
+def test_find_dice_blurred_black_die_with_touching_pips(value: int, angle: float) -> None:
+    board = np.empty((300, 420, 3), np.uint8)
+    board[:] = DARK_BOARD
+    board = _noisy(board, 3.0, seed=2)
+    _paste(board, _blurred_black_die(value, angle), 200, 150)
+    reads = find_dice(board, die_px=30)
+    assert [(d.value, d.flat) for d in reads] == [(value, True)]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("angle", [8.0, 33.0, 61.0])
+def test_grid_reader_reads_pips_that_run_together(value: int, angle: float) -> None:
+    """The 3 x 3 grid reader reads a blurred black die whose pips touch (a six's columns
+    become bars that no spot detector splits)."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_read import _distance_map, _grid_read, _prepare
+
+    die = _blurred_black_die(value, angle)  # 30 px edge on a 45 px canvas
+    lab, scale = _prepare(die, DEFAULT_CONFIG)
+    dist = _distance_map(lab, DEFAULT_CONFIG, 30 / 45)
+    h, w = dist.shape
+    fit = _grid_read(dist, 30 * scale, ((w - 1) / 2, (h - 1) / 2), DEFAULT_CONFIG)
+    assert fit is not None and fit.value == value and fit.kind == "grid"
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_find_dice_blurred_black_cocked_die_is_not_flat(value: int) -> None:
+    board = np.empty((300, 420, 3), np.uint8)
+    board[:] = DARK_BOARD
+    board = _noisy(board, 3.0, seed=3)
+    die = _blurred_black_die(value, 0.0)
+    leaning = cv2.resize(die, (die.shape[1], int(die.shape[0] * 0.7)), interpolation=cv2.INTER_AREA)
+    _paste(board, leaning, 200, 150)
+    assert all(not d.flat for d in find_dice(board, die_px=30))
+
+
 def test_find_dice_ignores_the_doubling_cube() -> None:
     board = _board()
     cube = np.full((36, 36, 3), 235, np.uint8)  # a little larger than a die, with digits
