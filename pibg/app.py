@@ -194,8 +194,8 @@ def video_frames(path: Path) -> Iterator[Timed]:
 
 def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", views: int = 1
                ) -> Iterator[Held | ButtonPress]:
-    """Frames of the table from :mod:`pibg.sim`: ``views`` frames of every settled scene,
-    each with its own noise, light and camera shake (seeded by the scene's index)."""
+    """Frames of the table from :mod:`pibg.sim`: ``views`` frames of every settled scene
+    (the same checkers and dice), each with its own noise, light and camera shake."""
     from pibg.sim import SimScene, render
 
     for i, a in enumerate(actions):
@@ -205,7 +205,7 @@ def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", vi
         scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
                          a.cube_owner,  # type: ignore[arg-type]
                          a.hand, seed=i, style=style)  # type: ignore[arg-type]
-        more = tuple(render(replace(scene, seed=100_000 + 16 * i + k)) for k in range(1, views))
+        more = tuple(render(replace(scene, view=k)) for k in range(1, views))
         yield Held(render(scene), f"{i:04d}-{a.kind}", more, a)
 
 
@@ -277,10 +277,10 @@ def replay(
             frames += 1
             if isinstance(item, Held):
                 session.feed(Frame(t, obs))
-                for k, image in enumerate(item.more, 1):
+                for image in item.more:  # further frames of the still scene, 0.1 s apart
                     frames += 1
-                    session.feed(Frame(t + k * stable_seconds / (len(item.more) + 1),
-                                       observe(image)))
+                    t += 0.1
+                    session.feed(Frame(t, observe(image)))
                 session.feed(Tick(t + stable_seconds + 0.01))
                 t += stable_seconds + 0.5
                 if respond is not None and item.truth is not None:

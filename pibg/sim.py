@@ -68,6 +68,7 @@ class SimScene:
     style: Style = "walnut"
     light: float = 1.0       #: overall brightness factor
     jitter: float = 2.0      #: camera jitter in pixels (per seed)
+    view: int = 0            #: another frame of the same scene: new noise, light, shake
 
 
 def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
@@ -238,7 +239,9 @@ def _board(scene: SimScene) -> Array:
 
 def render(scene: SimScene, size: tuple[int, int] = (1280, 960)) -> Array:
     """A BGR camera frame of ``scene`` (``size`` = (width, height))."""
-    rng = np.random.default_rng(scene.seed + 7919)
+    # the board (checkers, dice) is drawn from ``seed``; the camera's noise, light and shake
+    # from ``seed`` and ``view``, so further views show the very same table
+    rng = np.random.default_rng(scene.seed + 7919 + 1_000_003 * scene.view)
     st = _STYLES[scene.style]
     top = _board(scene)
     lay = _layout()
