@@ -147,11 +147,20 @@ def _render_job(path_s: str) -> dict[str, int]:
     warped = cv2.warpPerspective(img, warp_m, (WARP_WIDTH, h_px))
     die_px = float(die_img * WARP_WIDTH / width)
     reads = find_dice(warped, die_px=die_px)
+    where = [cv2.perspectiveTransform(np.array([[d["top_center"]]], np.float32), warp_m)[0, 0]
+             for d in dice]
+    _score(dice, where, reads, die_px, out)
+    return out
+
+
+def _score(dice: list[dict[str, Any]], where: list[Any], reads: list[Any], reach: float,
+           out: dict[str, Any], session: str | None = None) -> None:
+    """Match labelled dice (their top-face centres ``where``) with reads within ``reach``
+    pixels and count flat dice read right, cocked dice read flat and reads of no die."""
     used: set[int] = set()
-    for d in dice:
-        p = cv2.perspectiveTransform(np.array([[d["top_center"]]], np.float32), warp_m)[0, 0]
-        near = [(math.hypot(r.x - p[0], r.y - p[1]), i) for i, r in enumerate(reads)]
-        near = [t for t in near if t[0] < die_px]
+    for d, (px, py) in zip(dice, where, strict=True):
+        near = [(math.hypot(r.x - px, r.y - py), i) for i, r in enumerate(reads)]
+        near = [t for t in near if t[0] < reach]
         hit = reads[min(near)[1]] if near else None
         if near:
             used.add(min(near)[1])
@@ -161,10 +170,13 @@ def _render_job(path_s: str) -> dict[str, int]:
             out["cocked_n"] += 1
             out["cocked_flat"] += int(hit is not None and hit.flat)
         else:
+            right = hit is not None and hit.flat and hit.value == d["value"]
             out["flat_n"] += 1
-            out["flat_ok"] += int(hit is not None and hit.flat and hit.value == d["value"])
+            out["flat_ok"] += int(right)
+            if session is not None:
+                out[f"session {session} n"] = out.get(f"session {session} n", 0) + 1
+                out[f"session {session} ok"] = out.get(f"session {session} ok", 0) + int(right)
     out["false"] += sum(1 for i in range(len(reads)) if i not in used)
-    return out
 
 
 def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
@@ -200,26 +212,8 @@ def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
         out["seconds"] += time.perf_counter() - t
         out["frames"] += 1
         point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
-        used: set[int] = set()
-        for d in gt.get("dice") or []:
-            cx, cy = d["top_center"]
-            near = [(math.hypot(r.x - cx, r.y - cy), i) for i, r in enumerate(reads)]
-            near = [t for t in near if t[0] < 0.5 * point_w]
-            hit = reads[min(near)[1]] if near else None
-            if near:
-                used.add(min(near)[1])
-            if d.get("occluded"):
-                continue
-            if d["cocked"]:
-                out["cocked_n"] += 1
-                out["cocked_flat"] += int(hit is not None and hit.flat)
-            else:
-                right = hit is not None and hit.flat and hit.value == d["value"]
-                out["flat_n"] += 1
-                out["flat_ok"] += int(right)
-                out[f"session {name} n"] = out.get(f"session {name} n", 0) + 1
-                out[f"session {name} ok"] = out.get(f"session {name} ok", 0) + int(right)
-        out["false"] += sum(1 for i in range(len(reads)) if i not in used)
+        dice = gt.get("dice") or []
+        _score(dice, [d["top_center"] for d in dice], reads, 0.5 * point_w, out, name)
     return out
 
 
