@@ -159,6 +159,20 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
     return Verdict(Outcome.ILLEGAL, seen=seen, reasons=reasons, points=white_pts, score=best)
 
 
+def _clear_play(tables: _Tables, raw: float, legal: Sequence[Play], cfg: JudgeConfig
+                ) -> tuple[Play, float] | None:
+    """The one legal play whose result explains the reading clearly, with its score."""
+    if not legal:
+        return None
+    scored = sorted(((tables.score(p.result), i) for i, p in enumerate(legal)), reverse=True)
+    best, best_i = scored[0]
+    if best < raw - cfg.illegal_margin:
+        return None
+    if len(scored) > 1 and best - scored[1][0] < cfg.ambiguity_margin:
+        return None
+    return legal[best_i], best
+
+
 def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: BoardObservation,
                config: JudgeConfig | None = None, *, doubles: bool = True,
                sure_die: int | None = None) -> tuple[Dice, Play] | None:
@@ -174,6 +188,8 @@ def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: Board
     """
     cfg = config or JudgeConfig()
     read = Dice.of(dice) if dice is not None else None
+    tables = _Tables(obs)
+    raw = best_log_likelihood(obs)
     found: list[tuple[bool, bool, float, Dice, Play]] = []
     for hi in range(1, 7):
         for lo in range(1, hi + 1):
@@ -182,11 +198,11 @@ def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: Board
                 continue
             if read is not None and (roll.high, roll.low) == (read.high, read.low):
                 continue
-            v = judge(position, roll, obs, cfg)
-            if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves:
+            clear = _clear_play(tables, raw, legal_plays(position, roll), cfg)
+            if clear is not None and clear[0].moves:
                 shares = read is not None and bool({hi, lo} & {read.a, read.b})
                 keeps = sure_die is not None and sure_die in (hi, lo)
-                found.append((keeps, shares, v.score, roll, v.play))
+                found.append((keeps, shares, clear[1], roll, clear[0]))
     if not found:
         return None
     found.sort(key=lambda f: (f[0], f[1], f[2]), reverse=True)
