@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pibg.app import folder_frames, replay
 from pibg.events import MatchSettings, Moved
-from pibg.match import effective_events
+from pibg.match import agreeing, effective_events
 from pibg.matfile import read_mat
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
@@ -40,11 +40,7 @@ def main() -> None:
     want = [(e.player, e.position_id)
             for e in effective_events(read_mat(SHARED / "golden" / "matches" / "m023_9pt.mat"))
             if isinstance(e, Moved)]
-    right = 0
-    for a, b in zip(got, want, strict=False):
-        if a != b:
-            break
-        right += 1
+    right = agreeing(got, want)
     moved = sum(1 for f in truth if f["kind"] == "moved")
     print("| frames | plays in the game | recorded right, in order | seconds |")
     print("|---|---|---|---|")

@@ -20,7 +20,7 @@ from typing import Any
 
 from pibg.app import open_replay_source, replay
 from pibg.events import IllegalFlagged, Moved
-from pibg.match import color_of, effective_events
+from pibg.match import agreeing, color_of, effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
 from pibg.position import Color, Position
@@ -54,11 +54,7 @@ def one(args: tuple[str, int, str, int, bool]) -> dict[str, object]:
                      respond=players if answer else None)
         got = [(e.player, e.position_id) for e in effective_events(res.state.events)
                if isinstance(e, Moved)]
-    agree = 0
-    for a, b in zip(got, want, strict=False):
-        if a != b:
-            break
-        agree += 1
+    agree = agreeing(got, want)
     same = got == want and res.state.match.score == replay_match(source_events).score
     flags = set()
     for e in res.state.events:

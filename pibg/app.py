@@ -26,10 +26,11 @@ import numpy as np
 from pibg import referee
 from pibg.camera.base import EndOfFrames
 from pibg.effects import Effects
-from pibg.events import Event, GameEnded, MatchSettings, Moved
+from pibg.events import Event, GameEnded, MatchSettings
 from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
 from pibg.journal import Journal
-from pibg.match import effective_events
+from pibg.match import agreeing
+from pibg.match import plays as match_plays
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat, write_mat
 from pibg.observation import BoardObservation
@@ -333,16 +334,14 @@ def demo(out_dir: Path, printer: Printer = print) -> ReplayResult:
     res = replay(source, out_dir, settings, corners=corners, printer=printer)
     printer(f"refereed {res.frames} frames in {time.perf_counter() - start:.1f} s")
     source_events = demo_events()
-    want = [(e.player, sorted(e.dice), e.position_id) for e in effective_events(source_events)
-            if isinstance(e, Moved)]
-    got = [(e.player, sorted(e.dice), e.position_id)
-           for e in effective_events(res.state.events) if isinstance(e, Moved)]
-    same = sum(a == b for a, b in zip(got, want, strict=False))
+    want, got = match_plays(source_events), match_plays(res.state.events)
+    same = agreeing(got, want)
     score_ok = res.state.match.score == replay_match(source_events).score
     if got == want and score_ok:
         printer(f"check: all {len(want)} plays and the score are identical to the source match")
     else:
-        printer(f"check: {same} of {len(want)} plays identical to the source match"
+        printer(f"check: {same} of {len(want)} plays identical to the source match before "
+                f"the first difference"
                 f"{'' if score_ok else ', and the score differs'}")
     return res
 

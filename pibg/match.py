@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pibg.cube import CubeState, double_problem
@@ -306,6 +306,22 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
             continue
         out.append(ev)
     return out
+
+
+def plays(events: Iterable[Event]) -> list[tuple[str, tuple[int, int], str]]:
+    """The plays that count (undo honoured): player, dice (sorted) and resulting position."""
+    return [(e.player, (min(e.dice), max(e.dice)), e.position_id)
+            for e in effective_events(events) if isinstance(e, Moved)]
+
+
+def agreeing(got: Sequence[object], want: Sequence[object]) -> int:
+    """How many of ``got`` agree with ``want`` before the first difference."""
+    n = 0
+    for a, b in zip(got, want, strict=False):
+        if a != b:
+            break
+        n += 1
+    return n
 
 
 def replay(events: Iterable[Event], state: MatchState | None = None) -> MatchState:

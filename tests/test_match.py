@@ -187,3 +187,15 @@ def test_state_match_id_round_trip():
     st_ = replay(_to_black_roll())
     f = decode_match_id(st_.match_id())
     assert f.length == 5 and f.move is Color.BLACK and f.state == 1 and f.dice == (0, 0)
+
+
+def test_plays_and_agreeing_prefix():
+    from pibg.events import Moved as _Moved
+    from pibg.events import Undone as _Undone
+    from pibg.match import agreeing, plays
+
+    a = _Moved(player="white", dice=(3, 1), play="8/5 6/5", position_id="X")
+    b = _Moved(player="black", dice=(6, 4), play="24/14", position_id="Y")
+    assert plays([a, b, _Undone()]) == [("white", (1, 3), "X")]
+    assert agreeing([1, 2, 3], [1, 2, 4, 5]) == 2
+    assert agreeing([], [1]) == 0
