@@ -337,16 +337,14 @@ def _dice_reread(st: RefereeState, obs: BoardObservation) -> bool:
             and _matches(st, obs, _before_move(st)))
 
 
-def _roll_confidence(obs: BoardObservation) -> float:
-    return min((d.confidence for d in obs.dice), default=1.0)
-
-
-def _sure_die(obs: BoardObservation) -> int | None:
-    """The die read with clearly more confidence than the other, if one was."""
-    if len(obs.dice) != 2:
-        return None
-    a, b = sorted(obs.dice, key=lambda d: -d.confidence)
-    return a.value if a.confidence > b.confidence + 0.2 else None
+def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeState:
+    """``roll`` is the throw now played, as read in ``obs``: how sure vision was of it (the
+    least sure die) and which die it read clearly surer, if one (a misread is the other)."""
+    dice = sorted(obs.dice, key=lambda d: -d.confidence)
+    sure = (dice[0].value if len(dice) == 2 and dice[0].confidence > dice[1].confidence + 0.2
+            else None)
+    return replace(st, dice=roll, glimpsed=None, sure_die=sure,
+                   roll_confidence=min((d.confidence for d in obs.dice), default=1.0))
 
 
 def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -359,8 +357,7 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
     else:
         st = _record(st, Reread(player=g.turn.label, dice=(roll.a, roll.b)), out)
     out.say.append(f"dice read again: {roll.high}-{roll.low}, not {old}")
-    return replace(st, dice=roll, message=(f"dice: {roll.high}-{roll.low}",),
-                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs))
+    return replace(_in_play(st, roll, obs), message=(f"dice: {roll.high}-{roll.low}",))
 
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -386,8 +383,7 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         out.say.append(f"opening roll tie {roll.a}-{roll.b}{extra}: roll again")
         return replace(st, message=("tie: roll again",))
     out.say.append(f"opening roll {roll.high}-{roll.low}: the higher die moves")
-    return replace(st, mode=Mode.MOVING, dice=roll, opening=True, glimpsed=None,
-                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs),
+    return replace(_in_play(st, roll, obs), mode=Mode.MOVING, opening=True,
                    message=(f"opening {roll.high}-{roll.low}", "higher die moves"))
 
 
@@ -463,9 +459,7 @@ def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -
     else:
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
         msg = (f"{_name(st, player)} {roll.high}-{roll.low}",)
-    return replace(st, mode=Mode.MOVING, dice=roll, opening=False, message=msg,
-                   roll_confidence=_roll_confidence(obs), sure_die=_sure_die(obs),
-                   glimpsed=None)
+    return replace(_in_play(st, roll, obs), mode=Mode.MOVING, opening=False, message=msg)
 
 
 def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:

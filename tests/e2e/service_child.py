@@ -16,8 +16,12 @@ from pibg.script import ButtonPress, Mishaps, Scene, observe_exact, table_script
 
 
 class Rig:
-    def __init__(self, items: list, delay: float) -> None:
+    """A stand-in rig: frames are scenes (or images); presses come in order between them;
+    what it is asked to show is kept in ``shown``."""
+
+    def __init__(self, items: list, delay: float = 0.0, shown: list | None = None) -> None:
         self.items, self.delay, self.pending = list(items), delay, []
+        self.shown = shown if shown is not None else []
 
     def __enter__(self) -> Rig:
         return self
@@ -29,7 +33,7 @@ class Rig:
         time.sleep(self.delay)
         if self.items and isinstance(self.items[0], ButtonPress):
             self.pending.append(self.items.pop(0))
-            return None
+            return None  # no frame this turn: the loop handles the press first
         if not self.items:
             raise EndOfFrames("no more frames")
         return self.items.pop(0)
@@ -40,7 +44,7 @@ class Rig:
         return out
 
     def show(self, effects: object) -> None:
-        pass
+        self.shown.append(effects)
 
     def tick(self) -> None:
         pass

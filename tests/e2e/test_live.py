@@ -5,54 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from service_child import Rig
+
 from pibg.app import demo_events, run
-from pibg.camera.base import EndOfFrames
 from pibg.effects import Effects
 from pibg.events import Moved
 from pibg.match import effective_events
 from pibg.matfile import read_mat
 from pibg.script import ButtonPress, Mishaps, Scene, observe_exact, table_script
-
-
-class FakeRig:
-    """Frames are scenes (read by ``observe_exact``); presses come in order between them."""
-
-    def __init__(self, items: list, shown: list[Effects]) -> None:
-        self.items = list(items)
-        self.shown = shown
-        self.pending: list = []
-
-    def __enter__(self) -> FakeRig:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def read_frame(self, timeout: float = 1.0):
-        if self.items and isinstance(self.items[0], ButtonPress):
-            self.pending.append(self.items.pop(0))
-            return None  # no frame this turn: the loop handles the press first
-        if not self.items:
-            raise EndOfFrames("no more frames")
-        return self.items.pop(0)
-
-    def button_events(self) -> list:
-        out = [_Ev(p.button, p.long) for p in self.pending]
-        self.pending.clear()
-        return out
-
-    def show(self, effects: Effects) -> None:
-        self.shown.append(effects)
-
-    def tick(self) -> None:
-        pass
-
-
-class _Ev:
-    def __init__(self, button: str, long: bool) -> None:
-        self.at = 0.0
-        self.referee_button = button
-        self.long = long
 
 
 class ExactVision:
@@ -89,14 +49,14 @@ def test_killed_and_restarted_service_finishes_the_match(tmp_path: Path):
     shown: list[Effects] = []
     cfg = _config(tmp_path)
     run(cfg, printer=lambda _l: None, vision_factory=lambda _p: ExactVision(),
-        rig_factory=lambda *_a, **_k: FakeRig(frames[:half], shown))
+        rig_factory=lambda *_a, **_k: Rig(frames[:half], shown=shown))
     journal = next((tmp_path / "records").glob("*/match.jsonl"))
     before = journal.read_bytes().count(b"\n")
     # restart: the board still shows the last position, then play goes on
     last_scene = next(a for a in reversed(frames[:half]) if isinstance(a, Scene))
     rest = [last_scene, last_scene, *frames[half:]]
     run(cfg, printer=lambda _l: None, vision_factory=lambda _p: ExactVision(),
-        rig_factory=lambda *_a, **_k: FakeRig(rest, shown))
+        rig_factory=lambda *_a, **_k: Rig(rest, shown=shown))
     folders = list((tmp_path / "records").glob("*/match.jsonl"))
     assert len(folders) == 1  # the same match was resumed, not a new one started
     assert journal.read_bytes().count(b"\n") > before
@@ -128,7 +88,7 @@ def test_frames_taken_while_things_move_are_not_read(tmp_path: Path):
             return observe_exact(Scene.of("start", Position.start()))
 
     run(_config(tmp_path), printer=lambda _l: None, vision_factory=lambda _p: CountingVision(),
-        rig_factory=lambda *_a, **_k: FakeRig(frames, []))
+        rig_factory=lambda *_a, **_k: Rig(frames))
     # the first 2 still frames settle the detector (3 quiet frames in a row), 3 are read;
     # the 4 moving frames are not, nor the 3 still frames after them that settle it again
     assert read == [90] * 3 + [90] * 2
