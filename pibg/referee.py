@@ -138,7 +138,9 @@ class RefereeState:
     config: RefereeConfig = field(default_factory=RefereeConfig)
     dice: Dice | None = None
     roll_confidence: float = 1.0  # how sure vision was of the dice (the least sure die)
-    glimpsed: Dice | None = None  # dice seen but not taken (a die read as cocked)
+    #: throws seen but not taken: the dice of a die read as cocked, or every throw with the
+    #: one die seen when the other was not found
+    glimpsed: tuple[Dice, ...] = ()
     sure_die: int | None = None  # the value of the die vision read surest, if it was unsure
     opening: bool = False  # the roll being played is the opening roll (mover not yet known)
     pending: Pending | None = None  # the readings of the still board now in view
@@ -343,7 +345,7 @@ def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeStat
     dice = sorted(obs.dice, key=lambda d: -d.confidence)
     sure = (dice[0].value if len(dice) == 2 and dice[0].confidence > dice[1].confidence + 0.2
             else None)
-    return replace(st, dice=roll, glimpsed=None, sure_die=sure,
+    return replace(st, dice=roll, glimpsed=(), sure_die=sure,
                    roll_confidence=min((d.confidence for d in obs.dice), default=1.0))
 
 
@@ -368,14 +370,14 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
-        seen = _glimpse(obs) if isinstance(roll, Dice) else None  # on a misread start?
+        seen = _glimpse(obs) if isinstance(roll, Dice) else ()  # on a misread start?
         return replace(st, message=("set up the start",), glimpsed=seen or st.glimpsed)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
                        glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):
-        return replace(st, message=("opening roll",))
+        return replace(st, message=("opening roll",), glimpsed=_glimpse(obs) or st.glimpsed)
     if roll.is_double:
         st = _record(st, OpeningRoll(white=roll.a, black=roll.b), out)
         g = st.match.game
@@ -409,38 +411,52 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         out.say.append("a die is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
                        glimpsed=_glimpse(obs))
-    if not isinstance(roll, Dice):
-        return replace(st, message=(f"{_name(st, player)} to roll",))
+    if not isinstance(roll, Dice):  # no dice yet, or one die seen and the other not found
+        return replace(st, message=(f"{_name(st, player)} to roll",),
+                       glimpsed=_glimpse(obs) or st.glimpsed)
     return _take_roll(st, roll, obs, out)
 
 
-def _glimpse(obs: BoardObservation) -> Dice | None:
-    return Dice(obs.dice[0].value, obs.dice[1].value) if len(obs.dice) == 2 else None
+def _glimpse(obs: BoardObservation) -> tuple[Dice, ...]:
+    """The throws the dice in view may be: the two dice read (one read as cocked, say), or
+    with one die seen and the other not found, every throw with the one."""
+    if len(obs.dice) == 2:
+        return (Dice(obs.dice[0].value, obs.dice[1].value),)
+    if len(obs.dice) == 1 and obs.dice[0].flat:
+        v = obs.dice[0].value
+        return tuple(Dice(v, w) for w in range(1, 7))
+    return ()
 
 
 def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                      ) -> RefereeState | None:
-    """The board, dice lifted, is a clear legal play of dice seen but not taken (a die read
-    as cocked, and the player went on): ask whether that was the throw."""
+    """The board, dice lifted, is a clear legal play of a throw seen but not taken (a die
+    read as cocked, or one die of it not found, and the player went on): ask whether that
+    was the throw. Only when exactly one of the throws it may have been fits the board."""
     g = st.match.game
-    roll = st.glimpsed
-    if roll is None or g is None or obs.dice:
+    if not st.glimpsed or g is None or obs.dice:
         return None
-    if g.phase is Phase.OPENING:
-        if roll.is_double:
-            return None
-        fits = [v for v in (judge(Position.start(c), roll, obs, st.config.judge) for c in Color)
-                if v.outcome is Outcome.PLAY]
-        v = fits[0] if len(fits) == 1 else Verdict(Outcome.ILLEGAL)
-    elif g.phase is Phase.ROLL:
-        v = judge(g.position, roll, obs, st.config.judge)
-    else:
+    fits: list[tuple[Dice, Verdict]] = []
+    for roll in st.glimpsed:
+        if g.phase is Phase.OPENING:
+            if roll.is_double:
+                continue
+            both = [v for v in (judge(Position.start(c), roll, obs, st.config.judge)
+                                for c in Color) if v.outcome is Outcome.PLAY]
+            if len(both) == 1:
+                fits.append((roll, both[0]))
+        elif g.phase is Phase.ROLL:
+            v = judge(g.position, roll, obs, st.config.judge)
+            if v.outcome is Outcome.PLAY and v.play is not None:
+                fits.append((roll, v))
+    if len(fits) != 1 or fits[0][1].play is None:
         return None
-    if v.outcome is not Outcome.PLAY or v.play is None:
-        return None
+    roll, v = fits[0]
+    assert v.play is not None
     mover = v.play.result.turn
-    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({v.play}) with a die "
-                   "read as cocked: press confirm if the dice lay flat")
+    how = "a die read as cocked" if len(st.glimpsed) == 1 else "a die not seen"
+    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({v.play}) with {how}: "
+                   "press confirm if those were the dice")
     v = Verdict(Outcome.ILLEGAL, play=v.play, reroll=roll, points=(), score=v.score)
     return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
                    opening=g.phase is Phase.OPENING,
@@ -776,7 +792,7 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> Refer
     else:
         st = _record(st, Reread(player=mover.label, dice=(roll.a, roll.b)), out)
         before = g.position
-    st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=None,
+    st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=(),
                  resume=None)
     return _apply_verdict(st, before, Verdict(Outcome.PLAY, play=play), out)
 

@@ -198,6 +198,14 @@ def _board(scene: SimScene) -> Array:
                           tuple(int(v) for v in col), -1)
             cv2.line(img, (int(tx0 + 4), int(yy + pitch / 2)), (int(tx1 - 4), int(yy + pitch / 2)),
                      tuple(int(v) for v in col * 0.5), 1)
+        if n:  # the camera looks a little along the tray: the last checker shows its face
+            end = (ty1 - 3 - n * pitch) if white else (ty0 + 3 + n * pitch)
+            centre = (int((tx0 + tx1) / 2), int(end))
+            axes = (int((tx1 - tx0) / 2 - 4), int(0.8 * pitch))
+            cv2.ellipse(img, centre, axes, 0, 0, 360, tuple(int(v) for v in col), -1)
+            cv2.ellipse(img, centre, axes, 0, 0, 360, tuple(int(v) for v in col * 0.6), 1)
+            cv2.ellipse(img, centre, (int(axes[0] * 0.7), int(axes[1] * 0.7)), 0, 0, 360,
+                        tuple(int(v) for v in col * 0.8), 1)
     # Cube on the bar.
     places = lay.cube_places()
     cx, cy = places[scene.cube_owner]

@@ -218,3 +218,29 @@ def test_opening_roll_read_as_cocked_then_played_is_asked_about():
     st2, _, _ = _feed(st2, 0, BoardObservation.exact(START.signed()))
     st2, evs, _ = _feed(st2, 2, BoardObservation.exact(moved.signed(), dice=_dice(5, 1)))
     assert st2.mode is Mode.OPENING and not evs
+
+
+def test_one_die_not_found_then_played_is_asked_about():
+    """Black's 3 was seen and the 1 not found (two dice touching, say); Black played 3-1.
+    Of the throws with a 3, only 3-1 gives that board: ask, and confirm records it."""
+    st, black = _after_opening()
+    st, evs, _ = _feed(st, 6, BoardObservation.exact(black.signed(),
+                                                      dice=(DieRead(3, 700, 480, True),)))
+    assert not any(isinstance(e, Rolled) for e in evs) and st.mode is Mode.TO_ROLL
+    moved = resolve(black, (3, 1), "24/23 13/10").result
+    st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK and st.message[0] == "played 3-1?"
+    assert any("a die not seen" in line for line in say)
+    res = step(st, Press(10, "confirm"))
+    assert res.events[0] == Rolled("black", (3, 1))
+    assert [e.play for e in res.events if isinstance(e, Moved)] == ["24/23 13/10"]
+
+
+def test_one_die_seen_and_a_board_no_throw_with_it_gives_is_resynced():
+    st, black = _after_opening()
+    st, _, _ = _feed(st, 6, BoardObservation.exact(black.signed(),
+                                                   dice=(DieRead(3, 700, 480, True),)))
+    moved = resolve(black, (5, 2), "13/8 6/4").result  # no 3 in it
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.RESYNC
+    assert not any(isinstance(e, (Rolled, Moved)) for e in evs)

@@ -11,6 +11,7 @@ on, hidden from above) are what the first layer, the bar and the tray leave over
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -88,9 +89,13 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     glob = np.median(flat_r, 0)
     out = np.empty_like(flat_r)
     g = groups.reshape(-1)
+    # Places whose ratio is far from the whole board's hold checkers (or their shadows): a
+    # quadrant where half the places hold checkers must still get its light from the board.
+    near = np.all(np.abs(np.log(flat_r / glob)) < np.log(3.0), 1)
     for label in np.unique(g):
         m = g == label
-        local = np.median(flat_r[m], 0) if m.sum() >= 8 else glob
+        inl = m & near
+        local = np.median(flat_r[inl], 0) if inl.sum() >= 8 else glob
         # A quadrant full of checkers must not drag its gain far from the whole board's.
         out[m] = np.clip(local, glob * 0.8, glob * 1.25)
     return np.asarray(np.clip(out, 0.2, 5.0), np.float32).reshape(feat.shape)
@@ -514,16 +519,35 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     return JointRead(run, colour, off, hidden, mm, conf)
 
 
+def _share_marginal(hidden: int, points: int) -> dict[int, float]:
+    """P(one point holds e of ``hidden`` checkers) when every way of sharing them among
+    ``points`` points is as likely (stars and bars)."""
+    if points == 1:
+        return {hidden: 1.0}
+    ways = {e: math.comb(hidden - e + points - 2, points - 2) for e in range(hidden + 1)}
+    total = sum(ways.values())
+    return {e: w / total for e, w in ways.items() if w}
+
+
 def joint_point_reads(jr: JointRead, k: int) -> tuple[RegionRead, ...]:
-    """A RegionRead per point from the max-marginals; a point holding hidden second-layer
-    checkers gets its share of them, with a little doubt about the number."""
-    extra = np.zeros(len(jr.run), np.int32)
+    """A RegionRead per point from the max-marginals. Checkers hidden in a second layer could
+    be on any full point of their colour: each full point gets the number it holds under
+    every way of sharing them out being as likely (the referee's legal plays settle which),
+    with a little doubt about the total."""
+    extra: dict[int, dict[int, float]] = {}
     for c in (WHITE, BLACK):
         full = [p for p in range(len(jr.run)) if jr.colour[p] == c and jr.run[p] >= k]
-        if jr.hidden[c] > 0 and full:
-            share, rest = divmod(jr.hidden[c], len(full))
+        h = int(jr.hidden[c])
+        if h > 0 and full:
+            share, rest = divmod(h, len(full))
             for i, p in enumerate(full):
-                extra[p] = share + (1 if i < rest else 0)
+                # a hair's preference for an even split, so that the likeliest counts
+                # add up to 15; not enough to choose between two legal plays
+                m = _share_marginal(h, len(full))
+                even = share + (1 if i < rest else 0)
+                m[even] *= 1.1
+                total = sum(m.values())
+                extra[p] = {e: v / total for e, v in m.items()}
     reads = []
     for p in range(len(jr.run)):
         sc = jr.options[p] - jr.options[p].max()
@@ -533,13 +557,14 @@ def joint_point_reads(jr: JointRead, k: int) -> tuple[RegionRead, ...]:
         for n in range(1, k + 1):
             dist[n] = dist.get(n, 0.0) + float(pr[n])
             dist[-n] = dist.get(-n, 0.0) + float(pr[k + n])
-        if extra[p]:
+        if p in extra:
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])
             keep = dist.pop(base, 0.0)
-            for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
-                if extra[p] + de > 0:
-                    key = base + sign * (int(extra[p]) + de)
-                    dist[key] = dist.get(key, 0.0) + keep * w
+            for e, pe in extra[p].items():
+                for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
+                    if e + de >= 0:
+                        key = base + sign * (e + de)
+                        dist[key] = dist.get(key, 0.0) + keep * pe * w
         reads.append(RegionRead.from_mapping({n: v for n, v in dist.items() if v > 1e-5}))
     return tuple(reads)

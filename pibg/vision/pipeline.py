@@ -143,10 +143,14 @@ class Vision:
         lab = B.to_lab(feat / gains)
         reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        unexplained = int((dmin > cfg.unexplained).sum())
+        odd = dmin > cfg.unexplained
+        unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
         for need_rails, need_places in cfg.hand_rules:
             if rails >= need_rails and unexplained >= need_places:
+                if need_rails == 0 and unexplained - self._under_dice(canon, odd, frame) < \
+                        need_places:
+                    continue  # the dice, not a hand: an arm crosses the frame
                 return BoardObservation.unreadable(
                     f"something over the board (a hand or arm?): {rails} places on the frame "
                     f"changed, {unexplained} checker places look like neither board nor checker")
@@ -250,35 +254,60 @@ class Vision:
                     cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
         return mask
 
+    def _under_dice(self, canon: Array, odd: Array, frame: Array | None) -> int:
+        """How many of the ``odd`` checker places (like neither board nor checker) lie under
+        the two strongest dice found on the playing surface (dice thrown on free points)."""
+        if not self.read_dice:
+            return 0
+        lay = self._layout
+        saved = getattr(self, "_die_size", None)
+        free = self._dice_mask(np.zeros(24, np.int64), np.zeros(2, np.int64))
+        dice = self._dice(canon, lay, free, frame, canonical=True)
+        if saved is not None:
+            self._die_size = saved
+        if not dice:
+            return 0
+        centres = np.array([[d.x, d.y] for d in dice[:2]])
+        reach = 0.5 * lay.checker_px + 0.75 * lay.die_px
+        places = self._slots[odd]
+        d = np.linalg.norm(places[:, None, :] - centres[None, :, :], axis=-1)
+        return int((d.min(1) < reach).sum())
+
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
-              frame: Array | None = None) -> tuple[DieRead, ...]:
+              frame: Array | None = None, canonical: bool = False) -> tuple[DieRead, ...]:
         """Dice found on the top-down view, read from the camera frame when it is given (a
-        die's pips are a few pixels across in the top-down view, sharper in the frame)."""
+        die's pips are a few pixels across in the top-down view, sharper in the frame); their
+        places in the camera frame, or in the top-down view if ``canonical``."""
         if _find_dice is None:
             return ()
-        # Dice come in two sizes (real ones, and the large ones of pibg.sim): the size that
-        # last found a die is tried first, the other only when it finds none, and no longer
-        # once the first has found dice in DIE_SIZE_SETTLED frames running.
+        # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
+        # has found the most flat dice in DIE_SIZE_SETTLED frames running, both are tried and
+        # the one finding more flat dice (then surer ones) wins: a die seen at the other size
+        # looks cocked, or a few of its pips pass for a small die.
         sizes = [DIE_SMALL * lay.checker_px, lay.die_px]
         last, runs = getattr(self, "_die_size", (None, 0))
-        if last in sizes:
-            sizes.remove(last)
-            sizes.insert(0, last)
-            if runs >= DIE_SIZE_SETTLED:
-                sizes = sizes[:1]
+        if last in sizes and runs >= DIE_SIZE_SETTLED:
+            sizes = [last]
         crop = self._frame_crop(frame) if frame is not None else None
-        found = []
+        best: tuple[int, float, int] = (-1, 0.0, 0)
+        found: list[Any] = []
+        chosen = None
         try:
             for size in sizes:
-                found = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
-                if found:
-                    self._die_size = (size, runs + 1 if size == last else 1)
-                    break
+                got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
+                key = (sum(d.flat for d in got), sum(d.confidence for d in got if d.flat),
+                       len(got))
+                if key > best:
+                    best, found, chosen = key, got, size
         except NotImplementedError:
             return ()
+        if best[0] > 0:
+            self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if not found:
             return ()
-        xy = self._to_frame(np.array([[d.x, d.y] for d in found]))
+        xy = np.array([[d.x, d.y] for d in found])
+        if not canonical:
+            xy = self._to_frame(xy)
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
 

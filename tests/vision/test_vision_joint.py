@@ -38,9 +38,32 @@ def test_hidden_checkers_go_to_a_full_point_and_a_phantom_gives_way() -> None:
     assert jr.hidden == {B.WHITE: 2, B.BLACK: 0}
     reads = B.joint_point_reads(jr, K)
     signed = [r.count for r in reads]
-    assert sum(v for v in signed if v > 0) == 15
     assert sum(-v for v in signed if v < 0) == 15
     assert signed[7] == 3 and signed[0] == -2
+    # From above, nothing tells which full point holds the two hidden checkers: each of them
+    # may hold none, one or both, and the likeliest split adds up to 15.
+    for p in (5, 12):
+        assert all(reads[p].prob(n) > 0.25 for n in (5, 6, 7))
+        assert reads[p].prob(4) < 0.05 and reads[p].prob(8) < 0.05
+    assert reads[5].count == reads[12].count == 6  # the likeliest counts add up to 15
+    assert sum(v for v in signed if v > 0) == 15
+    ratio = (reads[5].prob(7) * reads[12].prob(5)) / (reads[5].prob(6) * reads[12].prob(6))
+    assert 0.7 < ratio < 1.0
+
+
+def test_one_hidden_checker_is_as_likely_on_either_full_point() -> None:
+    white = {6: 5, 13: 5, 8: 4}               # 14 seen, one hidden on the 6 or the 13
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    logits, reading = _evidence(white | black, {})
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    reads = B.joint_point_reads(jr, K)
+    assert reads[5].prob(6) > 0.4 and reads[5].prob(5) > 0.4
+    assert reads[12].prob(6) > 0.4 and reads[12].prob(5) > 0.4
+    both = reads[5].prob(6) * reads[12].prob(5), reads[5].prob(5) * reads[12].prob(6)
+    assert 0.8 < min(both) / max(both) < 1.0
+    assert reads[7].count == 4
 
 
 def test_the_tray_takes_what_no_full_point_can_hide() -> None:
