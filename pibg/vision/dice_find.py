@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
@@ -168,14 +169,15 @@ def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
 
 
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
-             face: FaceShape | None = None) -> bool:
+             face: Callable[[], FaceShape] | None = None) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
 
     A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
     or larger than expected) and its pips' grid is stretched the same way. A face region
     wider than a die's edge both ways holds more than the top face (the die's sides, its
     shadow, board of its colour: a black die on a dark board) and says nothing of a lean;
-    such a region is judged by the top face's own outline (``face``) instead.
+    such a region is judged instead by the top face's own outline (``face()``, measured
+    only when needed).
     """
     aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind == "pips"]
     if aspects:
@@ -188,15 +190,16 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
                and f.kind == "grid+spots"]
     if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
         return False
-    top_square = face is not None and face.aspect <= cfg.top_face_aspect_max
     if aspects and face is not None:
         # the top face's outline is measured around those pips: squarer evidence than the
         # face regions, which a board of the die's colour or a point's stripe cuts or joins
-        return top_square
+        return face().aspect <= cfg.top_face_aspect_max
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
     # a region holding more than the top face stands for the top face's own outline
+    top_square = (face is not None and any(sh >= cfg.merged_face_short for _, sh, _ in faces)
+                  and face().aspect <= cfg.top_face_aspect_max)
     good = sum(
         1 for lo, sh, fill in faces
         if (top_square if sh >= cfg.merged_face_short else
@@ -352,7 +355,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             continue
         if not _is_die(value, fits, scale, size, cfg):
             continue
-        face = _top_face(crop, origin[0] + half, origin[1] + half, half, best, cfg)
+        face = functools.partial(_top_face, crop, origin[0] + half, origin[1] + half, half,
+                                 best, cfg)
         flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
         found.append(DieRead(value, x, y, flat, conf))
