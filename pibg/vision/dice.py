@@ -39,8 +39,11 @@ How a cocked die is told apart. A die lying flat shows its top face squarely; a 
 on a checker or the board's edge shows a foreshortened top face and a second face beside it.
 Three signs mark it ``flat=False``: the affine map that carries the layout onto its pips is
 stretched (4-6 pips), its face region at most levels is not a square of about the expected
-edge, or pips of a second face show beside the read one. Such a die must never count as a
-roll.
+edge, or pips of a second face show beside the read one. A face region wider than a die
+both ways (the die's sides or shadow joined to it, a board of the die's colour) is judged
+instead by the top face's own outline (:mod:`pibg.vision.dice_face`): along each of the
+read face's axes the nearer edge outward from its pips, square for a flat die. Such a die
+must never count as a roll.
 
 >>> import numpy as np
 >>> img = draw_die(5, size=48)

@@ -158,6 +158,14 @@ class DiceConfig:
     #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
     #: most this much (see ``_square_pips``).
     side_face_aspect: float = 1.06
+    #: find_dice: a face region whose shorter side is at least this (fraction of ``die_px``)
+    #: holds more than the top face (see ``_is_flat``) ...
+    merged_face_short: float = 1.0
+    #: ... and then the top face's own outline (:mod:`pibg.vision.dice_face`) must be this
+    #: square at most (its longer half extent over its shorter); its orientations are tried
+    #: this many degrees apart for a one (whose lone pip gives none).
+    top_face_aspect_max: float = 1.17
+    face_angle_step: float = 6.0
     #: find_dice: a die's face region, seen at some level, lies in this range (of ``die_px``).
     die_size_min: float = 0.65
     die_size_max: float = 1.45

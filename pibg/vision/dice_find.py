@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
@@ -12,6 +13,7 @@ import numpy as np
 
 from pibg.observation import DieRead
 from pibg.vision.dice_config import DEFAULT_CONFIG, DiceConfig, FloatArray, Image, Mask, _Fit
+from pibg.vision.dice_face import FaceShape, top_face
 from pibg.vision.dice_read import _all_fits, _decide, draw_die  # noqa: F401 (doctest)
 
 # --- finding dice -------------------------------------------------------------------------------
@@ -69,6 +71,22 @@ def _read_crop(
         if extra:
             best = dataclasses.replace(best, extra_pips=extra)
     return value, conf, best, fits, scale, origin
+
+
+def _top_face(crop: CropFn, x: float, y: float, half: float, best: _Fit, cfg: DiceConfig
+              ) -> FaceShape:
+    """The read face's outline (see :mod:`pibg.vision.dice_face`) in the crop read last."""
+    patch, k = crop(x, y, half)
+    if patch.ndim == 2:
+        patch = cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR)
+    scale = cfg.work_px / max(patch.shape[:2])  # _all_fits' rescaling of the crop
+    edge = half / cfg.crop_half * k
+    centre = (best.centre[0] / scale, best.centre[1] / scale)
+    pips = tuple((px / scale, py / scale) for px, py in best.pips)
+    pip_r = math.sqrt(max(best.pip_area, 1.0) / math.pi) / scale
+    angles = (tuple(np.arange(0.0, 90.0, cfg.face_angle_step)) if best.value == 1
+              else tuple(best.angle + np.arange(-3, 4) * cfg.face_angle_step / 2.0))
+    return top_face(patch, centre, best.angle, edge, pips, pip_r, angles)
 
 
 def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
@@ -150,11 +168,16 @@ def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
     return bool(aspects) and float(np.median(aspects)) <= cfg.side_face_aspect
 
 
-def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
+def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
+             face: Callable[[], FaceShape] | None = None) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
 
     A cocked die shows a foreshortened top face (one side shorter, or the whole face smaller
-    or larger than expected) and its pips' grid is stretched the same way.
+    or larger than expected) and its pips' grid is stretched the same way. A face region
+    wider than a die's edge both ways holds more than the top face (the die's sides, its
+    shadow, board of its colour: a black die on a dark board) and says nothing of a lean;
+    such a region is judged instead by the top face's own outline (``face()``, measured
+    only when needed).
     """
     aspects = [f.aspect for f in fits if f.value == value and f.value >= 4 and f.kind == "pips"]
     if aspects:
@@ -167,13 +190,21 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
                and f.kind == "grid+spots"]
     if aspects and float(np.median(aspects)) > cfg.pip_aspect_max:
         return False
+    if aspects and face is not None:
+        # the top face's outline is measured around those pips: squarer evidence than the
+        # face regions, which a board of the die's colour or a point's stripe cuts or joins
+        return face().aspect <= cfg.top_face_aspect_max
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
+    # a region holding more than the top face stands for the top face's own outline
+    top_square = (face is not None and any(sh >= cfg.merged_face_short for _, sh, _ in faces)
+                  and face().aspect <= cfg.top_face_aspect_max)
     good = sum(
         1 for lo, sh, fill in faces
-        if cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
-        and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min
+        if (top_square if sh >= cfg.merged_face_short else
+            cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
+            and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min)
     )
     return good >= max(1, math.ceil(cfg.flat_share * len(faces)))
 
@@ -324,8 +355,10 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             continue
         if not _is_die(value, fits, scale, size, cfg):
             continue
+        face = functools.partial(_top_face, crop, origin[0] + half, origin[1] + half, half,
+                                 best, cfg)
         flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
-                and _is_flat(value, fits, scale, size, cfg))
+                and _is_flat(value, fits, scale, size, cfg, face))
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found
