@@ -622,15 +622,23 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) ->
         out.say.append(v.reasons[0])
         return replace(st, mode=Mode.ASK if st.mode is Mode.ASK else st.mode, verdict=v,
                        message=("check the board",), sound=Sound.ASK)
-    if v.reroll is not None and st.roll_confidence < st.config.judge.sure_roll:
+    # illegal for the dice read; when vision was unsure of them and the board fits another
+    # throw, the likelier story is a misread: ask about the dice (the flag still stands)
+    unsure = v.reroll is not None and st.roll_confidence < st.config.judge.sure_roll
+    seen_id = v.seen.position_id() if v.seen is not None else ""
+    first_flag = (st.mode not in (Mode.ILLEGAL, Mode.ASK) or st.verdict is None
+                  or st.verdict.seen != v.seen)
+    if unsure and v.reroll is not None:
         alt = f"{v.reroll.high}-{v.reroll.low}"
-        out.say.append(f"the board fits {alt}, not the {roll.high}-{roll.low} read: "
-                       f"press confirm if {alt} was thrown")
+        if first_flag:
+            st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
+                                            reasons=v.reasons), out)
+            out.say.append(f"the board fits {alt}, not the {roll.high}-{roll.low} read "
+                           f"({'; '.join(v.reasons[:-1])}; points "
+                           f"{', '.join(map(str, v.points))}): press confirm if {alt} was "
+                           "thrown")
         return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
                        message=(f"dice {alt}?", str(v.play), "confirm = yes"))
-    # illegal
-    seen_id = v.seen.position_id() if v.seen is not None else ""
-    first_flag = st.mode is not Mode.ILLEGAL or st.verdict is None or st.verdict.seen != v.seen
     if first_flag:
         st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
                                         reasons=v.reasons), out)

@@ -80,13 +80,18 @@ def test_confident_misread_is_flagged_and_confirm_sets_the_dice_right():
     assert res.state.mode is Mode.TO_ROLL
 
 
-def test_unsure_misread_asks_instead_of_flagging():
+def test_unsure_misread_asks_about_the_dice_and_flags_the_move():
     st, black = _at_black_roll(conf=0.5, roll=(5, 3))
     moved = resolve(black, (6, 3), "24/18 13/10").result
-    st, evs, _say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert st.mode is Mode.ASK
-    assert not any(isinstance(e, IllegalFlagged) for e in evs)
+    # a 5-3 read, a 6-3 played: illegal for the dice read, whatever the truth
+    flag = [e for e in evs if isinstance(e, IllegalFlagged)]
+    assert len(flag) == 1 and flag[0].reasons[0].startswith("moved 9 pips")
+    assert any("fits 6-3, not the 5-3 read (moved 9 pips" in line for line in say)
     assert st.message[0] == "dice 6-3?"
+    again = step(st, Frame(9.5, BoardObservation.exact(moved.signed())))
+    assert not any(isinstance(e, IllegalFlagged) for e in again.events)  # flagged once
     res = step(st, Press(10, "confirm"))
     assert [type(e) for e in res.events] == [Reread, Moved]
 
