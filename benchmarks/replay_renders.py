@@ -6,25 +6,67 @@ corners found automatically); every later frame goes through vision and referee.
 many of the game's plays were recorded before the first disagreement, and the first thing the
 referee said that was not a recorded play.
 
-    python benchmarks/replay_renders.py
+    python benchmarks/replay_renders.py [--answer]
+
+With ``--answer`` the players answer the referee's questions from what they see
+(``pibg.script.attentive``, given each frame's truth from ``truth.json``): "yes, those were
+the dice" when a die was not found or was read as cocked, and the like.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from pibg.app import folder_frames, replay
+from pibg.app import Held, folder_frames, replay
 from pibg.events import MatchSettings, Moved
 from pibg.match import agreeing, effective_events
 from pibg.matfile import read_mat
+from pibg.script import Scene, attentive
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 
 
+def scenes(truth: list[dict[str, Any]]) -> list[Scene]:
+    """Each frame's truth as a :class:`pibg.script.Scene` (a moved frame plays the throw of
+    the roll frame before it)."""
+    out: list[Scene] = []
+    throw: tuple[tuple[int, int] | None, str | None] = (None, None)
+    for f in truth:
+        bar = f["bar"] or {"white": 0, "black": 0}
+        off = f["off"] or {"white": 0, "black": 0}
+        dice = f["dice"]
+        sc = Scene(f["kind"], tuple(f["points"]), (bar["white"], bar["black"]),
+                   (off["white"], off["black"]),
+                   tuple(dice["values"]) if dice else None,  # type: ignore[arg-type]
+                   bool(dice and dice["cocked"]), f["cube"]["value"], f["cube"]["owner"],
+                   hand=f["kind"] == "hand")
+        if f["kind"] == "roll" and dice:
+            throw = (tuple(dice["values"]), dice["roller"])  # type: ignore[assignment]
+            sc = replace(sc, mover=dice["roller"])
+        if f["kind"] in ("moved", "hand"):
+            sc = replace(sc, roll=throw[0], mover=throw[1])
+        out.append(sc)
+    return out
+
+
+def with_truth(frames: Iterator[Held], truth: list[dict[str, Any]]) -> Iterator[Held]:
+    known = {f["frame"]: sc for f, sc in zip(truth, scenes(truth), strict=True)}
+    for h in frames:
+        yield replace(h, truth=known.get(Path(h.name).stem))
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--answer", action="store_true",
+                    help="the players answer the referee's questions (pibg.script.attentive)")
+    args = ap.parse_args()
     frames = SHARED / "renders" / "game" / "frames"
     if not frames.is_dir():
         print("needs ../shared/renders/game (not in a user's clone)")
@@ -33,8 +75,9 @@ def main() -> None:
     said: list[str] = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        res = replay(folder_frames(frames), Path(tmp), MatchSettings(length=9),
-                     printer=said.append)
+        source = with_truth(folder_frames(frames), truth)
+        res = replay(source, Path(tmp), MatchSettings(length=9), printer=said.append,
+                     respond=attentive if args.answer else None)
         got = [(e.player, e.position_id) for e in effective_events(res.state.events)
                if isinstance(e, Moved)]
     want = [(e.player, e.position_id)

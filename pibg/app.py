@@ -199,13 +199,20 @@ def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", vi
     (the same checkers and dice), each with its own noise, light and camera shake."""
     from pibg.sim import SimScene, render
 
+    # the scene where the dice in view came to rest, and what they show
+    thrown: tuple[int, tuple[tuple[int, int], bool] | None] = (-1, None)
     for i, a in enumerate(actions):
         if isinstance(a, ButtonPress):
             yield a
             continue
+        if a.dice is None:
+            thrown = (-1, None)
+        elif thrown[1] != (a.dice, a.cocked):
+            thrown = (i, (a.dice, a.cocked))  # a new throw; it lies still until picked up
         scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
                          a.cube_owner,  # type: ignore[arg-type]
-                         a.hand, seed=i, style=style)  # type: ignore[arg-type]
+                         a.hand, seed=i, style=style,  # type: ignore[arg-type]
+                         dice_seed=thrown[0] if a.dice is not None else None)
         more = tuple(render(replace(scene, view=k)) for k in range(1, views))
         yield Held(render(scene), f"{i:04d}-{a.kind}", more, a)
 

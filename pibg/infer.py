@@ -88,6 +88,30 @@ def seen_position(obs: BoardObservation, turn: Color) -> Position | None:
         return None
 
 
+def seen_move(obs: BoardObservation, before: Position, cfg: JudgeConfig | None = None
+              ) -> Position | None:
+    """The reading as a position reached from ``before`` (mover on roll): the most likely
+    reading, except that the opponent's checkers are taken as they stood when the reading
+    fits that about as well (within the ambiguity margin). The opponent does not move on the
+    mover's turn, and a reading often cannot tell which full point holds a hidden checker."""
+    cfg = cfg or JudgeConfig()
+    mover = before.turn
+    seen = seen_position(obs, mover)
+    sign = 1 if mover is Color.WHITE else -1
+    was = before.signed()
+    points = [v if v * sign > 0 else (b if b * sign < 0 else 0)
+              for v, b in zip(obs.signed_points(), was, strict=True)]
+    bar = (obs.bar_white.count, obs.bar_black.count)
+    try:
+        alt = Position.from_signed(points, bar, None, mover)
+    except PositionError:
+        return seen
+    if seen is None or alt == seen:
+        return seen if seen is not None else alt
+    tables = _Tables(obs)
+    return alt if tables.score(alt) >= tables.score(seen) - cfg.ambiguity_margin else seen
+
+
 def best_log_likelihood(obs: BoardObservation) -> float:
     regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
     return sum(math.log(max(r.confidence, r.floor)) for r in regions)
@@ -144,7 +168,7 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
             pts.update(differing_points(close[0].result, other.result))
         return Verdict(Outcome.AMBIGUOUS, candidates=tuple(close), points=tuple(sorted(pts)),
                        score=best, reasons=(f"{len(close)} plays fit: check the lit points",))
-    seen = seen_position(obs, mover)
+    seen = seen_move(obs, position, cfg)
     if seen is None:
         return Verdict(Outcome.UNREADABLE, score=best,
                        reasons=("the board does not add up to a position: check every "

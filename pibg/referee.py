@@ -16,6 +16,7 @@ the board stays still, every frame's reading is weighed in with the ones before 
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field, replace
 
 from pibg.effects import (
@@ -56,7 +57,7 @@ from pibg.events import (
     Undone,
 )
 from pibg.exc import PibgError
-from pibg.fusion import Pending, fuse, same_scene
+from pibg.fusion import DIE_MOVED_PX, Pending, fuse, same_scene
 from pibg.infer import (
     JudgeConfig,
     Outcome,
@@ -142,6 +143,7 @@ class RefereeState:
     #: one die seen when the other was not found
     glimpsed: tuple[Dice, ...] = ()
     sure_die: int | None = None  # the value of the die vision read surest, if it was unsure
+    dice_at: tuple[tuple[float, float], ...] = ()  # where the dice in play lay in the image
     opening: bool = False  # the roll being played is the opening roll (mover not yet known)
     pending: Pending | None = None  # the readings of the still board now in view
     signature: _Sig | None = None
@@ -318,11 +320,23 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
             return st
         if mode is Mode.MOVING and isinstance(roll, Dice) and _dice_reread(st, obs):
             return _reread(st, roll, obs, out)
+        if mode is Mode.MOVING and roll is None and _a_die_still_down(st, obs):
+            return st  # one die lifted, the other not yet (or under a hand): not judged yet
         st = _judge(st, obs, out)
         if st.mode is Mode.TO_ROLL and isinstance(_flat_roll(obs), Dice):
             return _to_roll(st, obs, out)
         return st
     return st
+
+
+def _a_die_still_down(st: RefereeState, obs: BoardObservation) -> bool:
+    """A die of the throw in play still lies where it came to rest: the dice are not lifted
+    yet, so the turn is not over (the other die may be in a hand, or under one)."""
+    if st.dice is None:
+        return False
+    values = (st.dice.a, st.dice.b)
+    return any(d.flat and d.value in values and math.hypot(d.x - x, d.y - y) <= DIE_MOVED_PX
+               for d in obs.dice for x, y in st.dice_at)
 
 
 def _before_move(st: RefereeState) -> Position:
@@ -346,6 +360,7 @@ def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeStat
     sure = (dice[0].value if len(dice) == 2 and dice[0].confidence > dice[1].confidence + 0.2
             else None)
     return replace(st, dice=roll, glimpsed=(), sure_die=sure,
+                   dice_at=tuple((d.x, d.y) for d in obs.dice),
                    roll_confidence=min((d.confidence for d in obs.dice), default=1.0))
 
 

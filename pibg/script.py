@@ -27,7 +27,7 @@ from pibg.events import (
     Rolled,
     Took,
 )
-from pibg.match import MatchState, apply, effective_events
+from pibg.match import MatchState, apply, color_of, effective_events
 from pibg.moves import Dice
 from pibg.observation import BoardObservation, CubeRead, DieRead
 from pibg.position import Color, Position
@@ -273,17 +273,23 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
     g = state.match.game
     if g is None:
         return []
-    if scene.roll is not None and scene.mover is not None and state.mode not in (
-            Mode.GAME_OVER, Mode.MATCH_OVER):  # a game's last throw: the score stands
-        played = [e for e in effective_events(state.events) if isinstance(e, (Moved, Rolled))]
-        last = played[-1] if played else None
-        if (isinstance(last, Moved) and last.player == scene.mover and not last.illegal
-                and last.play and sorted(last.dice) != sorted(scene.roll)):
-            return [ButtonPress("undo")]
     truth = (scene.points, scene.bar)
 
     def shows(pos: Position) -> bool:
         return (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))) == truth
+
+    if scene.roll is not None and scene.mover is not None and state.mode not in (
+            Mode.GAME_OVER, Mode.MATCH_OVER):  # a game's last throw: the score stands
+        events = effective_events(state.events)
+        starts = [i for i, e in enumerate(events) if isinstance(e, GameStarted)]
+        this_game = events[starts[-1]:] if starts else events  # not the last game's end
+        played = [e for e in this_game if isinstance(e, (Moved, Rolled))]
+        last = played[-1] if played else None
+        if (isinstance(last, Moved) and last.player == scene.mover and not last.illegal
+                and last.play and sorted(last.dice) != sorted(scene.roll)
+                and state.mode is not Mode.RESYNC
+                and shows(Position.from_id(last.position_id, color_of(last.player)))):
+            return [ButtonPress("undo")]  # the play on the board, recorded with other dice
 
     v = state.verdict
     if state.mode in (Mode.ASK, Mode.ILLEGAL) and v is not None:

@@ -69,6 +69,9 @@ class SimScene:
     light: float = 1.0       #: overall brightness factor
     jitter: float = 2.0      #: camera jitter in pixels (per seed)
     view: int = 0            #: another frame of the same scene: new noise, light, shake
+    #: where the dice came to rest (a seed): the same throw lies still from frame to frame,
+    #: until it is picked up (default: ``seed``)
+    dice_seed: int | None = None
 
 
 def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
@@ -221,6 +224,8 @@ def _board(scene: SimScene) -> Array:
     # Dice in the right half (the roller's right), lying flat on free board: a throw that
     # lands on a checker is cocked by the rules, so players' dice come to rest beside them.
     if scene.dice is not None:
+        rng = np.random.default_rng([scene.seed if scene.dice_seed is None else scene.dice_seed,
+                                     1])
         side = lay.die_px
         base_x = lay.point_x(3 if True else 0)
         taken = _checker_discs(scene, lay)
@@ -235,8 +240,9 @@ def _board(scene: SimScene) -> Array:
             _die(img, dx, dy, side, int(v), ang, st, squash)
     if scene.hand:
         skin = (120, 160, 215)
-        hx = float(rng.uniform(0.3, 0.7)) * w
-        hy = float(rng.uniform(0.45, 0.65)) * h
+        hand_rng = np.random.default_rng([scene.seed, 2])
+        hx = float(hand_rng.uniform(0.3, 0.7)) * w
+        hy = float(hand_rng.uniform(0.45, 0.65)) * h
         arm = np.array([[hx - 0.9 * lay.u, hy], [hx + 0.9 * lay.u, hy],
                         [hx + 1.8 * lay.u, h + 10], [hx - 1.4 * lay.u, h + 10]]) * 4
         cv2.fillConvexPoly(img, arm.astype(np.int32), skin, cv2.LINE_AA, 2)

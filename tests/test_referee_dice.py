@@ -249,3 +249,20 @@ def test_one_die_seen_and_a_board_no_throw_with_it_gives_is_resynced():
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert st.mode is Mode.RESYNC
     assert not any(isinstance(e, (Rolled, Moved)) for e in evs)
+
+
+def test_a_die_still_lying_where_it_fell_means_the_turn_is_not_over():
+    """A hand picks up one die and hides part of the board: the frame reads wrong, but a die
+    of the throw still lies where it came to rest, so nothing is judged yet."""
+    st, black = _at_black_roll(roll=(5, 3))
+    misread = list(black.signed())
+    misread[6], misread[5] = misread[5], 0  # White's 6-point read on the 7 (a hand)
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(misread, dice=(DieRead(5, 700, 480),)))
+    assert st.mode is Mode.MOVING and not evs
+    # a die of that value somewhere else is not the throw's die: the turn is judged
+    other, _ = _at_black_roll(roll=(5, 3))
+    _, evs2, _ = _feed(other, 8, BoardObservation.exact(misread, dice=(DieRead(5, 300, 200),)))
+    assert any(isinstance(e, IllegalFlagged) for e in evs2)
+    moved = resolve(black, (5, 3), "13/8 6/3").result
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["13/8 6/3"]

@@ -2,8 +2,9 @@
 stage and refereed. The photoreal game of ``../shared/renders/game`` is measured by
 ``benchmarks/replay_renders.py`` (its dice are not read well enough yet to pass).
 
-Slow (a few hundred frames each), so a few matches here; the golden matches all run through
-the referee in ``test_replay.py`` with perfect readings.
+Slow (a few hundred frames each): the 20 shortest golden matches here; all 60 run through
+the referee in ``test_replay.py`` with perfect readings, and through the camera in
+``benchmarks/replay_sim_vision.py``.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ import pytest
 
 from pibg.app import open_replay_source, replay
 from pibg.events import IllegalFlagged, Moved
-from pibg.match import effective_events
+from pibg.infer import Outcome, judge
+from pibg.match import color_of, effective_events
+from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
-from pibg.script import Mishaps, Scene, table_script
+from pibg.observation import BoardObservation
+from pibg.position import Color, Position
+from pibg.script import Mishaps, Scene, attentive, table_script
 
 
 def _plays(events) -> list[tuple[str, str]]:
@@ -40,12 +45,60 @@ def test_demo_match_through_sim_and_vision(tmp_path: Path):
     assert sum(isinstance(e, IllegalFlagged) for e in res.state.events) == len(planted)
 
 
+#: The 20 shortest golden matches (1- to 13-point; about 2,900 frames in all).
+GOLDEN_20 = ["m049_1pt", "m059_1pt", "m009_1pt", "m055_3pt", "m060_3pt", "m010_3pt",
+             "m039_1pt", "m020_3pt", "m026_5pt", "m002_7pt", "m005_3pt", "m019_1pt",
+             "m015_3pt", "m035_3pt", "m041_5pt", "m001_5pt", "m052_7pt", "m025_3pt",
+             "m029_1pt", "m038_13pt"]
+
+
+def _planted(actions) -> list[tuple[Scene, Scene]]:
+    """(the board before the throw, the illegal board) of every planted illegal move."""
+    out, before = [], None
+    for a in actions:
+        if isinstance(a, Scene) and a.kind == "roll" and not a.hand:
+            before = a
+        if isinstance(a, Scene) and a.kind == "illegal":
+            assert before is not None
+            out.append((before, a))
+    return out
+
+
+def _board(scene: Scene) -> tuple[tuple[int, ...], tuple[int, int]]:
+    return scene.points, scene.bar
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["m005_3pt.mat", "m010_3pt.mat"])
+@pytest.mark.parametrize("name", GOLDEN_20)
 def test_golden_matches_through_sim_and_vision(shared, tmp_path: Path, name: str):
-    path = shared("golden", "matches", name)
-    source, settings, corners = open_replay_source(
-        f"sim:{path}", mishaps=Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=9))
+    """A golden match played at a synthetic table (hands over the board, bumped checkers,
+    illegal moves put right after the flag, cocked dice), every frame rendered by pibg.sim
+    and read by the vision stage; the players answer the referee's questions from what they
+    see (``attentive``). The .mat written has the source's plays and score; every planted
+    illegal move is flagged on the board played, with the reason the rules give for the
+    throw; no other board is flagged."""
+    path = shared("golden", "matches", f"{name}.mat")
+    events = read_mat(path)
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=int(name[1:4]) - 1)
+    source, settings, corners = open_replay_source(f"sim:{path}", mishaps=mishaps)
     assert settings is not None
-    res = replay(source, tmp_path, settings, corners=corners)
-    assert _plays(read_mat(res.mat)) == _plays(read_mat(path))
+    res = replay(source, tmp_path, settings, corners=corners, respond=attentive)
+    written = read_mat(res.mat)
+    assert _plays(written) == _plays(events)
+    assert replay_match(written).score == replay_match(events).score
+    flags = {}
+    for e in res.state.events:
+        if isinstance(e, IllegalFlagged) and e.seen_position_id:
+            pos = Position.from_id(e.seen_position_id, color_of(e.player))
+            flags.setdefault(
+                (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))), e.reasons)
+    planted = _planted(table_script(events, mishaps))
+    for before, bad in planted:
+        assert _board(bad) in flags, f"planted illegal move not flagged: {bad.note}"
+        mover = Color.WHITE if bad.mover == "white" else Color.BLACK
+        assert bad.roll is not None
+        start = Position.from_signed(before.points, before.bar, before.off, mover)
+        want = judge(start, bad.roll, BoardObservation.exact(bad.points, bad.bar, bad.off))
+        assert want.outcome is Outcome.ILLEGAL
+        assert flags[_board(bad)][0] == want.reasons[0]
+    assert set(flags) <= {_board(bad) for _, bad in planted}, "a legal board was flagged"
