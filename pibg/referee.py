@@ -436,23 +436,35 @@ def _glimpse(obs: BoardObservation) -> tuple[Dice, ...]:
     """The throws the dice in view may be: the two dice read (one read as cocked, say), or
     with one die seen and the other not found, every throw with the one."""
     if len(obs.dice) == 2:
-        return (Dice(obs.dice[0].value, obs.dice[1].value),)
-    if len(obs.dice) == 1 and obs.dice[0].flat:
+        read = Dice(obs.dice[0].value, obs.dice[1].value)
+        flat = [d.value for d in obs.dice if d.flat]
+        if len(flat) != 1:
+            return (read,)
+        # a die read as cocked is seen askew: its value is no surer than its lean
+        same = (read.high, read.low)
+        return (read, *(Dice(flat[0], w) for w in range(1, 7)
+                        if (max(flat[0], w), min(flat[0], w)) != same))
+    if len(obs.dice) == 1:
         v = obs.dice[0].value
         return tuple(Dice(v, w) for w in range(1, 7))
     return ()
 
 
+#: every throw: what the dice may have been when none was seen
+_ANY_THROW = tuple(Dice(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1))
+
+
 def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                      ) -> RefereeState | None:
     """The board, dice lifted, is a clear legal play of a throw seen but not taken (a die
-    read as cocked, or one die of it not found, and the player went on): ask whether that
-    was the throw. Only when exactly one of the throws it may have been fits the board."""
+    read as cocked, one die of it not found, or neither seen, and the player went on): ask
+    whether that was the throw. Only when exactly one of the throws it may have been fits
+    the board (several throws that make the same play cannot be told apart)."""
     g = st.match.game
-    if not st.glimpsed or g is None or obs.dice:
+    if g is None or obs.dice:
         return None
     fits: list[tuple[Dice, Verdict]] = []
-    for roll in st.glimpsed:
+    for roll in st.glimpsed or _ANY_THROW:
         if g.phase is Phase.OPENING:
             if roll.is_double:
                 continue
@@ -464,12 +476,16 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
             v = judge(g.position, roll, obs, st.config.judge)
             if v.outcome is Outcome.PLAY and v.play is not None:
                 fits.append((roll, v))
+    if len(fits) > 1 and len({str(v.play) for _, v in fits}) == 1:
+        # throws that make the very same play (2-2 and 6-2 playing 14/8 3/1): offer the one
+        # non-double among them, twice as likely as a double
+        fits = [f for f in fits if not f[0].is_double]
     if len(fits) != 1 or fits[0][1].play is None:
         return None
     roll, v = fits[0]
     assert v.play is not None
     mover = v.play.result.turn
-    how = "a die read as cocked" if len(st.glimpsed) == 1 else "a die not seen"
+    how = "dice not read right" if st.glimpsed else "dice not seen"
     out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({v.play}) with {how}: "
                    "press confirm if those were the dice")
     v = Verdict(Outcome.ILLEGAL, play=v.play, reroll=roll, points=(), score=v.score)

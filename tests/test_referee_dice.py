@@ -235,7 +235,7 @@ def test_one_die_not_found_then_played_is_asked_about():
     moved = resolve(black, (3, 1), "24/23 13/10").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert st.mode is Mode.ASK and st.message[0] == "played 3-1?"
-    assert any("a die not seen" in line for line in say)
+    assert any("with dice not read right" in line for line in say)
     res = step(st, Press(10, "confirm"))
     assert res.events[0] == Rolled("black", (3, 1))
     assert [e.play for e in res.events if isinstance(e, Moved)] == ["24/23 13/10"]
@@ -266,3 +266,21 @@ def test_a_die_still_lying_where_it_fell_means_the_turn_is_not_over():
     moved = resolve(black, (5, 3), "13/8 6/3").result
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
     assert [e.play for e in evs if isinstance(e, Moved)] == ["13/8 6/3"]
+
+
+def test_a_play_made_with_dice_nobody_saw_is_asked_about():
+    """No die was found at all (a dark die in glare, say): a board that is a clear legal play
+    of exactly one throw is asked about, not sent to resync."""
+    st, black = _after_opening()
+    moved = resolve(black, (6, 5), "24/13").result
+    st, _, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert st.mode is Mode.ASK and st.message[0] == "played 6-5?"
+    assert any("dice not seen" in line for line in say)
+    res = step(st, Press(10, "confirm"))
+    assert res.events[0] == Rolled("black", (6, 5))
+    # a board no throw plays (a checker knocked back a point) is not guessed at: restore it
+    st2, _ = _after_opening()
+    bumped = list(black.signed())
+    bumped[11], bumped[10] = bumped[11] + 1, -1  # a Black checker from its 13 to its 14
+    st2, _, _ = _feed(st2, 8, BoardObservation.exact(bumped))
+    assert st2.mode is Mode.RESYNC

@@ -519,6 +519,11 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     return JointRead(run, colour, off, hidden, mm, conf)
 
 
+#: the probability a full point holds one more checker in a second layer than the tray's
+#: count leaves over
+HIDDEN_DOUBT = 0.07
+
+
 def _share_marginal(hidden: int, points: int) -> dict[int, float]:
     """P(one point holds e of ``hidden`` checkers) when every way of sharing them among
     ``points`` points is as likely (stars and bars)."""
@@ -557,6 +562,14 @@ def joint_point_reads(jr: JointRead, k: int) -> tuple[RegionRead, ...]:
         for n in range(1, k + 1):
             dist[n] = dist.get(n, 0.0) + float(pr[n])
             dist[-n] = dist.get(-n, 0.0) + float(pr[k + n])
+        if p not in extra and jr.run[p] >= k and jr.colour[p] != EMPTY:
+            # a full point may hide one more checker in a second layer (the tray then
+            # holds one fewer than it seems): a little of its probability goes there
+            sign = 1 if jr.colour[p] == WHITE else -1
+            base = sign * int(jr.run[p])
+            keep = dist.pop(base, 0.0)
+            dist[base] = keep * (1.0 - HIDDEN_DOUBT)
+            dist[base + sign] = dist.get(base + sign, 0.0) + keep * HIDDEN_DOUBT
         if p in extra:
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])

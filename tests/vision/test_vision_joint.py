@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pibg.vision import board as B
 from pibg.vision.geometry import VisionConfig
@@ -74,3 +75,20 @@ def test_the_tray_takes_what_no_full_point_can_hide() -> None:
     jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
                         {B.WHITE: (6.4, 0.5), B.BLACK: (0.0, 0.9)})
     assert jr.off[B.WHITE] == 8 and jr.hidden[B.WHITE] == 0
+
+
+def test_a_full_point_may_hide_one_more_than_the_tray_leaves():
+    # Every checker accounted for (the tray read as holding two): the full 6-point reads 5,
+    # yet keeps a little probability for a sixth on top (the tray holding one fewer), so a
+    # legal play that needs it is not ruled out by the reading.
+    white = {6: 5, 8: 3, 13: 5}
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    logits, reading = _evidence(white | black, {})
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (2.0, 0.9), B.BLACK: (0.0, 0.9)})
+    assert jr.off[B.WHITE] == 2 and jr.hidden[B.WHITE] == 0
+    reads = B.joint_point_reads(jr, K)
+    assert reads[5].count == 5
+    assert reads[5].prob(6) == pytest.approx(B.HIDDEN_DOUBT, rel=0.05)
+    assert reads[7].prob(4) < 0.01  # a point that is not full hides nothing
