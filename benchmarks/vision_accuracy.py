@@ -103,6 +103,9 @@ def score_frame(t: Tally, name: str, spec: dict, obs: BoardObservation) -> None:
     if obs.cube is not None and obs.cube.value == cube["value"] and \
             obs.cube.owner == cube["owner"]:
         t.cube_ok += 1
+    else:
+        seen = f"{obs.cube.value} {obs.cube.owner}" if obs.cube is not None else "none"
+        t.errors.append(f"{name}: cube {cube['value']} {cube['owner']} -> {seen}")
 
 
 def _vision(start: str, auto: bool) -> tuple[Vision, str]:

@@ -55,6 +55,9 @@ class Verdict:
     #: ILLEGAL for the roll read, but ``play`` is a clear legal play of this other roll (the
     #: dice may have been misread)
     reroll: Dice | None = None
+    #: other throws (and their plays) that make the same board, to offer if ``reroll`` was
+    #: not the one thrown
+    offers: tuple[tuple[Dice, Play], ...] = ()
 
 
 class _Tables:

@@ -476,22 +476,43 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
             v = judge(g.position, roll, obs, st.config.judge)
             if v.outcome is Outcome.PLAY and v.play is not None:
                 fits.append((roll, v))
-    if len(fits) > 1 and len({str(v.play) for _, v in fits}) == 1:
-        # throws that make the very same play (2-2 and 6-2 playing 14/8 3/1): offer the one
-        # non-double among them, twice as likely as a double
-        fits = [f for f in fits if not f[0].is_double]
-    if len(fits) != 1 or fits[0][1].play is None:
+    if not fits:
         return None
-    roll, v = fits[0]
-    assert v.play is not None
-    mover = v.play.result.turn
+    top = max(v.score for _, v in fits)  # throws whose plays fit clearly worse drop out
+    fits = [f for f in fits if f[1].score >= top - st.config.judge.ambiguity_margin]
+    if len({v.play.result.key() for _, v in fits if v.play is not None}) != 1:
+        return None  # throws leading to different boards fit alike: the reading is unsure
+    # Several throws may make the same board (2-2 and 6-2 playing 14/8 3/1, or any bear-off
+    # of the last checkers): offered one at a time, non-doubles (twice as likely) first.
+    fits.sort(key=lambda f: f[0].is_double)
+    roll, first = fits[0]
+    play = first.play
+    assert play is not None
     how = "dice not read right" if st.glimpsed else "dice not seen"
-    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({v.play}) with {how}: "
-                   "press confirm if those were the dice")
-    v = Verdict(Outcome.ILLEGAL, play=v.play, reroll=roll, points=(), score=v.score)
+    out.say.append(f"{_name(st, play.result.turn)} played {roll.high}-{roll.low} ({play}) with "
+                   f"{how}: press confirm if those were the dice")
+    offers = tuple((r, f.play) for r, f in fits[1:] if f.play is not None)
+    v = Verdict(Outcome.ILLEGAL, play=play, reroll=roll, points=(), score=first.score,
+                offers=offers)
     return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
                    opening=g.phase is Phase.OPENING,
-                   message=(f"played {roll.high}-{roll.low}?", str(v.play), "confirm = yes"))
+                   message=_offer_message(roll, play, offers))
+
+
+def _offer_message(roll: Dice, play: Play, offers: tuple[tuple[Dice, Play], ...]
+                   ) -> tuple[str, ...]:
+    more = ("undo = other dice",) if offers else ()
+    return (f"played {roll.high}-{roll.low}?", str(play), "confirm = yes", *more)
+
+
+def _next_offer(st: RefereeState, out: _Out) -> RefereeState:
+    """Not that throw: offer the next one that makes the same board."""
+    v = st.verdict
+    assert v is not None and v.offers
+    (roll, play), rest = v.offers[0], v.offers[1:]
+    out.say.append(f"then {roll.high}-{roll.low} ({play})? press confirm if those were the dice")
+    v = replace(v, reroll=roll, play=play, offers=rest)
+    return replace(st, verdict=v, message=_offer_message(roll, play, rest))
 
 
 def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -727,6 +748,8 @@ def _press(st: RefereeState, p: Press, out: _Out) -> RefereeState:
         if p.button == "confirm":
             return _confirm(st, p, out)
         if p.button == "undo":
+            if st.mode is Mode.ASK and st.verdict is not None and st.verdict.offers:
+                return _next_offer(st, out)
             return _undo(st, out)
         if p.button == "double":
             return _double(st, out)

@@ -298,6 +298,12 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
             if ((v.reroll.high, v.reroll.low) == (thrown.high, thrown.low)
                     and shows(v.play.result)):
                 return [ButtonPress("confirm")]
+            offered = [(r.high, r.low) for r, _ in v.offers]
+            if (state.mode is Mode.ASK and shows(v.play.result)
+                    and (thrown.high, thrown.low) in offered):
+                # "undo = other dice" until the throw they saw comes up
+                n = offered.index((thrown.high, thrown.low)) + 1
+                return [*[ButtonPress("undo")] * n, ButtonPress("confirm")]
         elif state.mode is Mode.ASK and v.candidates and shows(v.candidates[0].result):
             return [ButtonPress("confirm")]
     if state.mode is Mode.RESYNC and not scene.hand and shows(g.position):

@@ -284,3 +284,23 @@ def test_a_play_made_with_dice_nobody_saw_is_asked_about():
     bumped[11], bumped[10] = bumped[11] + 1, -1  # a Black checker from its 13 to its 14
     st2, _, _ = _feed(st2, 8, BoardObservation.exact(bumped))
     assert st2.mode is Mode.RESYNC
+
+
+def test_throws_that_make_the_same_board_are_offered_in_turn():
+    """Bearing off the last checkers, many throws make the same board: the referee offers one
+    (non-doubles first), "undo" offers the next, confirm takes the one offered."""
+    st, _black = _after_opening()
+    signed = [1] + [0] * 23  # White's last checker on its 1-point
+    signed[22], signed[23] = -1, -1  # Black's last two, on its 2- and 1-points
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, off=(14, 13)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand: Black to roll
+    assert st.mode is Mode.TO_ROLL
+    signed[22], signed[23] = 0, 0  # both borne off with dice nobody saw
+    st, _, _ = _feed(st, 10, BoardObservation.exact(signed, off=(14, 15)))
+    assert st.mode is Mode.ASK and st.message[:1] == ("played 2-1?",)
+    assert "undo = other dice" in st.message
+    res = step(st, Press(12, "undo"))
+    assert res.state.message[0] == "played 3-1?" and not res.events  # nothing taken back
+    res = step(res.state, Press(13, "confirm"))
+    assert res.events[0] == Rolled("black", (3, 1))
+    assert any(isinstance(e, Moved) and e.dice == (3, 1) for e in res.events)
