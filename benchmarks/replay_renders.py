@@ -19,47 +19,15 @@ import argparse
 import json
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from pibg.app import Held, folder_frames, replay
+from pibg.app import folder_frames, replay
 from pibg.events import MatchSettings, Moved
 from pibg.match import agreeing, effective_events
 from pibg.matfile import read_mat
-from pibg.script import Scene, attentive
+from pibg.script import attentive, scenes_from_labels
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-
-
-def scenes(truth: list[dict[str, Any]]) -> list[Scene]:
-    """Each frame's truth as a :class:`pibg.script.Scene` (a moved frame plays the throw of
-    the roll frame before it)."""
-    out: list[Scene] = []
-    throw: tuple[tuple[int, int] | None, str | None] = (None, None)
-    for f in truth:
-        bar = f["bar"] or {"white": 0, "black": 0}
-        off = f["off"] or {"white": 0, "black": 0}
-        dice = f["dice"]
-        sc = Scene(f["kind"], tuple(f["points"]), (bar["white"], bar["black"]),
-                   (off["white"], off["black"]),
-                   tuple(dice["values"]) if dice else None,  # type: ignore[arg-type]
-                   bool(dice and dice["cocked"]), f["cube"]["value"], f["cube"]["owner"],
-                   hand=f["kind"] == "hand")
-        if f["kind"] == "roll" and dice:
-            throw = (tuple(dice["values"]), dice["roller"])  # type: ignore[assignment]
-            sc = replace(sc, mover=dice["roller"])
-        if f["kind"] in ("moved", "hand"):
-            sc = replace(sc, roll=throw[0], mover=throw[1])
-        out.append(sc)
-    return out
-
-
-def with_truth(frames: Iterator[Held], truth: list[dict[str, Any]]) -> Iterator[Held]:
-    known = {f["frame"]: sc for f, sc in zip(truth, scenes(truth), strict=True)}
-    for h in frames:
-        yield replace(h, truth=known.get(Path(h.name).stem))
 
 
 def main() -> None:
@@ -75,7 +43,7 @@ def main() -> None:
     said: list[str] = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        source = with_truth(folder_frames(frames), truth)
+        source = folder_frames(frames, scenes_from_labels(truth))
         res = replay(source, Path(tmp), MatchSettings(length=9), printer=said.append,
                      respond=attentive if args.answer else None)
         got = [(e.player, e.position_id) for e in effective_events(res.state.events)

@@ -159,7 +159,9 @@ class Timed:
     t: float
 
 
-def folder_frames(folder: Path) -> Iterator[Held]:
+def folder_frames(folder: Path, truth: Sequence[Scene] | None = None) -> Iterator[Held]:
+    """The images of ``folder`` in name order, each a settled frame; ``truth``: what each
+    shows, in the same order (labelled frames, for players who answer the referee)."""
     import cv2
 
     from pibg.camera.replay import IMAGE_SUFFIXES
@@ -167,11 +169,13 @@ def folder_frames(folder: Path) -> Iterator[Held]:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
         raise CameraUnavailableError(f"{folder}: no images (.png/.jpg) in this folder")
-    for p in files:
+    if truth is not None and len(truth) != len(files):
+        raise CameraUnavailableError(f"{folder}: {len(files)} images but {len(truth)} labels")
+    for i, p in enumerate(files):
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
         if img is None:
             raise CameraUnavailableError(f"{p}: not an image OpenCV can read")
-        yield Held(img, p.name)
+        yield Held(img, p.name, truth=truth[i] if truth is not None else None)
 
 
 def video_frames(path: Path) -> Iterator[Timed]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from pibg.events import (
     Beavered,
@@ -309,3 +310,27 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
     if state.mode is Mode.RESYNC and not scene.hand and shows(g.position):
         return [ButtonPress("confirm")]
     return []
+
+
+def scenes_from_labels(truth: list[dict[str, Any]]) -> list[Scene]:
+    """Labelled frames (``renders/game/truth.json``: each frame's kind, position, dice and
+    cube) as :class:`Scene` objects, so that :func:`attentive` players can answer the referee
+    at a recorded table; a moved or hand frame plays the throw of the roll frame before it."""
+    out: list[Scene] = []
+    throw: tuple[int, int] | None = None
+    roller: str | None = None
+    for f in truth:
+        bar = f["bar"] or {"white": 0, "black": 0}
+        off = f["off"] or {"white": 0, "black": 0}
+        dice = f["dice"]
+        values = (int(dice["values"][0]), int(dice["values"][1])) if dice else None
+        sc = Scene(f["kind"], tuple(f["points"]), (bar["white"], bar["black"]),
+                   (off["white"], off["black"]), values, bool(dice and dice["cocked"]),
+                   f["cube"]["value"], f["cube"]["owner"], hand=f["kind"] == "hand")
+        if f["kind"] == "roll" and dice:
+            throw, roller = values, dice["roller"]
+            sc = replace(sc, mover=roller)
+        if f["kind"] in ("moved", "hand"):
+            sc = replace(sc, roll=throw, mover=roller)
+        out.append(sc)
+    return out

@@ -1,6 +1,7 @@
 """End to end with the camera in the loop: synthetic frames (pibg.sim) read by the vision
 stage and refereed. The photoreal game of ``../shared/renders/game`` is measured by
-``benchmarks/replay_renders.py`` (its dice are not read well enough yet to pass).
+``benchmarks/replay_renders.py`` and below (its black dice are not read well enough yet for
+the whole game).
 
 Slow (a few hundred frames each): the 20 shortest golden matches here; all 60 run through
 the referee in ``test_replay.py`` with perfect readings, and through the camera in
@@ -9,19 +10,20 @@ the referee in ``test_replay.py`` with perfect readings, and through the camera 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from pibg.app import open_replay_source, replay
-from pibg.events import IllegalFlagged, Moved
+from pibg.app import folder_frames, open_replay_source, replay
+from pibg.events import IllegalFlagged, MatchSettings, Moved
 from pibg.infer import Outcome, judge
-from pibg.match import color_of, effective_events
+from pibg.match import agreeing, color_of, effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
-from pibg.script import Mishaps, Scene, attentive, table_script
+from pibg.script import Mishaps, Scene, attentive, scenes_from_labels, table_script
 
 
 def _plays(events) -> list[tuple[str, str]]:
@@ -102,3 +104,34 @@ def test_golden_matches_through_sim_and_vision(shared, tmp_path: Path, name: str
         assert want.outcome is Outcome.ILLEGAL
         assert flags[_board(bad)][0] == want.reasons[0]
     assert set(flags) <= {_board(bad) for _, bad in planted}, "a legal board was flagged"
+
+
+def _renders_game(shared, answer: bool, tmp_path: Path) -> tuple[int, int]:
+    """(plays recorded right before the first difference, plays in the game) for the
+    photoreal game of ``../shared/renders/game`` replayed through vision and referee."""
+    frames = shared("renders", "game", "frames")
+    truth = json.loads((frames.parent / "truth.json").read_text())
+    source = folder_frames(frames, scenes_from_labels(truth))
+    res = replay(source, tmp_path, MatchSettings(length=9),
+                 respond=attentive if answer else None)
+    want = _plays(read_mat(shared("golden", "matches", "m023_9pt.mat")))
+    moved = sum(1 for f in truth if f["kind"] == "moved")
+    return agreeing(_plays(res.state.events), want), moved
+
+
+@pytest.mark.slow
+def test_photoreal_game_so_far(shared, tmp_path: Path):
+    """The photoreal game (tournament board, black dice) with the players answering the
+    referee's questions about dice it could not read: the first 32 of its 40 plays are
+    recorded right (a bar against regressions; the whole game is the target below)."""
+    right, moved = _renders_game(shared, True, tmp_path)
+    assert moved == 40
+    assert right >= 32
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="black glossy dice: values misread late in the game "
+                   "(a 3 or a 4 read as a 1) with the board then misread too")
+def test_photoreal_game_whole(shared, tmp_path: Path):
+    right, moved = _renders_game(shared, True, tmp_path)
+    assert right == moved
