@@ -433,14 +433,14 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
 
 
 def _glimpse(obs: BoardObservation) -> tuple[Dice, ...]:
-    """The throws the dice in view may be: the two dice read (one read as cocked, say), or
-    with one die seen and the other not found, every throw with the one."""
+    """The throws the dice in view may be: the two dice read; with one of them read as
+    cocked, also every throw with the flat one (a leaning die's value is no surer than its
+    lean); with one die seen and the other not found, every throw with the one seen."""
     if len(obs.dice) == 2:
         read = Dice(obs.dice[0].value, obs.dice[1].value)
         flat = [d.value for d in obs.dice if d.flat]
         if len(flat) != 1:
             return (read,)
-        # a die read as cocked is seen askew: its value is no surer than its lean
         same = (read.high, read.low)
         return (read, *(Dice(flat[0], w) for w in range(1, 7)
                         if (max(flat[0], w), min(flat[0], w)) != same))
@@ -458,8 +458,8 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                      ) -> RefereeState | None:
     """The board, dice lifted, is a clear legal play of a throw seen but not taken (a die
     read as cocked, one die of it not found, or neither seen, and the player went on): ask
-    whether that was the throw. Only when exactly one of the throws it may have been fits
-    the board (several throws that make the same play cannot be told apart)."""
+    whether that was the throw. Only when the throws it may have been that fit the board best
+    all lead to that same board; they are then offered one at a time."""
     g = st.match.game
     if g is None or obs.dice:
         return None

@@ -260,11 +260,8 @@ class Vision:
         if not self.read_dice:
             return 0
         lay = self._layout
-        saved = getattr(self, "_die_size", None)
         free = self._dice_mask(np.zeros(24, np.int64), np.zeros(2, np.int64))
-        dice = self._dice(canon, lay, free, frame, canonical=True)
-        if saved is not None:
-            self._die_size = saved
+        dice = self._dice(canon, lay, free, frame, canonical=True, learn=False)
         if not dice:
             return 0
         centres = np.array([[d.x, d.y] for d in dice[:2]])
@@ -274,10 +271,12 @@ class Vision:
         return int((d.min(1) < reach).sum())
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
-              frame: Array | None = None, canonical: bool = False) -> tuple[DieRead, ...]:
+              frame: Array | None = None, canonical: bool = False, learn: bool = True
+              ) -> tuple[DieRead, ...]:
         """Dice found on the top-down view, read from the camera frame when it is given (a
         die's pips are a few pixels across in the top-down view, sharper in the frame); their
-        places in the camera frame, or in the top-down view if ``canonical``."""
+        places in the camera frame, or in the top-down view if ``canonical``; ``learn``: let
+        the dice found settle which of the two die sizes to look for."""
         if _find_dice is None:
             return ()
         # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
@@ -301,7 +300,7 @@ class Vision:
                     best, found, chosen = key, got, size
         except NotImplementedError:
             return ()
-        if best[0] > 0:
+        if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if not found:
             return ()

@@ -27,13 +27,21 @@ def _evidence(first_layer: dict[int, int], weak: dict[int, int]
     return logits, B.SlotReading(d_e, d_w, d_b)
 
 
+def _joint(first_layer: dict[int, int], trays: tuple[tuple[float, float], tuple[float, float]],
+           weak: dict[int, int] | None = None) -> B.JointRead:
+    """The whole board read at once from ``first_layer`` runs and the trays' (estimate,
+    confidence) for White and Black."""
+    logits, reading = _evidence(first_layer, weak or {})
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    return B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                          {B.WHITE: trays[0], B.BLACK: trays[1]})
+
+
 def test_hidden_checkers_go_to_a_full_point_and_a_phantom_gives_way() -> None:
     white = {6: 5, 8: 3, 13: 5}               # 13 seen, 2 hidden on a full point
     black = {1: -2, 12: -5, 17: -3, 19: -5}   # 15 seen
-    logits, reading = _evidence(white | black, {10: -1})  # a 16th Black checker: a shadow
-    _run, _colour, cum = B.counts_from_logits(logits, reading)
-    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
-                        {B.WHITE: (0.2, 0.9), B.BLACK: (0.1, 0.9)})
+    # a 16th Black checker, weakly seen: a shadow
+    jr = _joint(white | black, ((0.2, 0.9), (0.1, 0.9)), weak={10: -1})
     assert jr.run[9] == 0
     assert jr.off == {B.WHITE: 0, B.BLACK: 0}
     assert jr.hidden == {B.WHITE: 2, B.BLACK: 0}
@@ -55,10 +63,7 @@ def test_hidden_checkers_go_to_a_full_point_and_a_phantom_gives_way() -> None:
 def test_one_hidden_checker_is_as_likely_on_either_full_point() -> None:
     white = {6: 5, 13: 5, 8: 4}               # 14 seen, one hidden on the 6 or the 13
     black = {1: -2, 12: -5, 17: -3, 19: -5}
-    logits, reading = _evidence(white | black, {})
-    _run, _colour, cum = B.counts_from_logits(logits, reading)
-    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
-                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    jr = _joint(white | black, ((0.0, 0.9), (0.0, 0.9)))
     reads = B.joint_point_reads(jr, K)
     assert reads[5].prob(6) > 0.4 and reads[5].prob(5) > 0.4
     assert reads[12].prob(6) > 0.4 and reads[12].prob(5) > 0.4
@@ -70,10 +75,7 @@ def test_one_hidden_checker_is_as_likely_on_either_full_point() -> None:
 def test_the_tray_takes_what_no_full_point_can_hide() -> None:
     white = {6: 4, 8: 3}                      # no full point: 8 must be borne off
     black = {1: -2, 12: -5, 17: -3, 19: -5}
-    logits, reading = _evidence(white | black, {})
-    _run, _colour, cum = B.counts_from_logits(logits, reading)
-    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
-                        {B.WHITE: (6.4, 0.5), B.BLACK: (0.0, 0.9)})
+    jr = _joint(white | black, ((6.4, 0.5), (0.0, 0.9)))
     assert jr.off[B.WHITE] == 8 and jr.hidden[B.WHITE] == 0
 
 
@@ -83,10 +85,7 @@ def test_a_full_point_may_hide_one_more_than_the_tray_leaves():
     # legal play that needs it is not ruled out by the reading.
     white = {6: 5, 8: 3, 13: 5}
     black = {1: -2, 12: -5, 17: -3, 19: -5}
-    logits, reading = _evidence(white | black, {})
-    _run, _colour, cum = B.counts_from_logits(logits, reading)
-    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
-                        {B.WHITE: (2.0, 0.9), B.BLACK: (0.0, 0.9)})
+    jr = _joint(white | black, ((2.0, 0.9), (0.0, 0.9)))
     assert jr.off[B.WHITE] == 2 and jr.hidden[B.WHITE] == 0
     reads = B.joint_point_reads(jr, K)
     assert reads[5].count == 5
