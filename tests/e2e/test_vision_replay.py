@@ -11,6 +11,8 @@ the referee in ``test_replay.py`` with perfect readings, and through the camera 
 from __future__ import annotations
 
 import json
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from pibg.matfile import read_mat
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
 from pibg.script import Mishaps, Scene, attentive, scenes_from_labels, table_script
+from tests.conftest import shared_path
 
 
 def _plays(events) -> list[tuple[str, str]]:
@@ -70,31 +73,51 @@ def _board(scene: Scene) -> tuple[tuple[int, ...], tuple[int, int]]:
     return scene.points, scene.bar
 
 
+def _run_golden(name: str) -> dict[str, object]:
+    """One golden match at the synthetic table, through vision and referee (a worker
+    process): what the test below checks, in plain data."""
+    path = shared_path("golden", "matches", f"{name}.mat")
+    events = read_mat(path)
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=int(name[1:4]) - 1)
+    source, settings, corners = open_replay_source(f"sim:{path}", mishaps=mishaps)
+    assert settings is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        res = replay(source, Path(tmp), settings, corners=corners, respond=attentive)
+        written = read_mat(res.mat)
+    flags: dict[object, tuple[str, ...]] = {}
+    for e in res.state.events:
+        if isinstance(e, IllegalFlagged) and e.seen_position_id:
+            pos = Position.from_id(e.seen_position_id, color_of(e.player))
+            flags.setdefault(
+                (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))), e.reasons)
+    return {"plays": (_plays(written), _plays(events)),
+            "scores": (replay_match(written).score, replay_match(events).score),
+            "flags": flags, "planted": _planted(table_script(events, mishaps))}
+
+
+@pytest.fixture(scope="module")
+def golden_runs() -> dict[str, dict[str, object]]:
+    """The 20 matches run two at a time (a few minutes each way; two cores here and on CI)."""
+    shared_path("golden", "matches")
+    with ProcessPoolExecutor(2) as pool:
+        return dict(zip(GOLDEN_20, pool.map(_run_golden, GOLDEN_20), strict=True))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GOLDEN_20)
-def test_golden_matches_through_sim_and_vision(shared, tmp_path: Path, name: str):
+def test_golden_matches_through_sim_and_vision(golden_runs, name: str):
     """A golden match played at a synthetic table (hands over the board, bumped checkers,
     illegal moves put right after the flag, cocked dice), every frame rendered by pibg.sim
     and read by the vision stage; the players answer the referee's questions from what they
     see (``attentive``). The .mat written has the source's plays and score; every planted
     illegal move is flagged on the board played, with the reason the rules give for the
     throw; no other board is flagged."""
-    path = shared("golden", "matches", f"{name}.mat")
-    events = read_mat(path)
-    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=int(name[1:4]) - 1)
-    source, settings, corners = open_replay_source(f"sim:{path}", mishaps=mishaps)
-    assert settings is not None
-    res = replay(source, tmp_path, settings, corners=corners, respond=attentive)
-    written = read_mat(res.mat)
-    assert _plays(written) == _plays(events)
-    assert replay_match(written).score == replay_match(events).score
-    flags = {}
-    for e in res.state.events:
-        if isinstance(e, IllegalFlagged) and e.seen_position_id:
-            pos = Position.from_id(e.seen_position_id, color_of(e.player))
-            flags.setdefault(
-                (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))), e.reasons)
-    planted = _planted(table_script(events, mishaps))
+    run = golden_runs[name]
+    got_plays, want_plays = run["plays"]
+    assert got_plays == want_plays
+    got_score, want_score = run["scores"]
+    assert got_score == want_score
+    flags, planted = run["flags"], run["planted"]
     for before, bad in planted:
         assert _board(bad) in flags, f"planted illegal move not flagged: {bad.note}"
         mover = Color.WHITE if bad.mover == "white" else Color.BLACK
