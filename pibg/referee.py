@@ -427,6 +427,10 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
                        glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):  # no dice yet, or one die seen and the other not found
+        if not obs.dice and st.glimpsed:
+            passed = _passed_glimpsed(st, out)
+            if passed is not None:
+                return passed
         return replace(st, message=(f"{_name(st, player)} to roll",),
                        glimpsed=_glimpse(obs) or st.glimpsed)
     return _take_roll(st, roll, obs, out)
@@ -499,10 +503,28 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                    message=_offer_message(roll, play, offers))
 
 
+def _passed_glimpsed(st: RefereeState, out: _Out) -> RefereeState | None:
+    """Dice seen but not read right were lifted from an unchanged board, and none of the
+    throws they may have been has a legal move (the player is on the bar against a closed
+    board): the turn passed. Ask with which throw, offering each in turn."""
+    g = st.match.game
+    assert g is not None
+    if g.phase is not Phase.ROLL or any(legal_plays(g.position, r) for r in st.glimpsed):
+        return None
+    stay = Play((), (), g.position)  # a play of no moves: the pass
+    throws = sorted(st.glimpsed, key=lambda r: r.is_double)
+    roll, offers = throws[0], tuple((r, stay) for r in throws[1:])
+    out.say.append(f"{_name(st, g.turn)} could not move with {roll.high}-{roll.low} (dice not "
+                   "read right): press confirm if those were the dice")
+    v = Verdict(Outcome.ILLEGAL, play=stay, reroll=roll, points=(), offers=offers)
+    return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
+                   message=_offer_message(roll, stay, offers))
+
+
 def _offer_message(roll: Dice, play: Play, offers: tuple[tuple[Dice, Play], ...]
                    ) -> tuple[str, ...]:
     more = ("undo = other dice",) if offers else ()
-    return (f"played {roll.high}-{roll.low}?", str(play), "confirm = yes", *more)
+    return (f"played {roll.high}-{roll.low}?", str(play) or "no move", "confirm = yes", *more)
 
 
 def _next_offer(st: RefereeState, out: _Out) -> RefereeState:

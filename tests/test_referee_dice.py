@@ -304,3 +304,30 @@ def test_throws_that_make_the_same_board_are_offered_in_turn():
     res = step(res.state, Press(13, "confirm"))
     assert res.events[0] == Rolled("black", (3, 1))
     assert any(isinstance(e, Moved) and e.dice == (3, 1) for e in res.events)
+
+
+def test_a_pass_with_a_die_not_found_is_asked_about():
+    """Black is on the bar against White's closed board: every throw passes. One die was seen
+    (a 5) and the other not found; when the dice are lifted from the unchanged board the
+    referee asks which throw passed (instead of taking White's next throw for Black's), and
+    undo offers the next one."""
+    st, _black = _after_opening()  # Black to roll
+    signed = [2, 2, 2, 3, 3, 3] + [0] * 18  # White's home board closed (15 checkers)
+    signed[18:22] = [-4, -4, -4, -2]  # Black: 14 here, one on the bar
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
+    assert st.mode is Mode.TO_ROLL
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1),
+                                                      dice=(DieRead(5, 700, 480, True),)))
+    assert not evs and st.mode is Mode.TO_ROLL
+    st, _, say = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))  # dice lifted
+    assert st.mode is Mode.ASK and st.message[:2] == ("played 5-1?", "no move")
+    assert any("could not move with 5-1" in line for line in say)
+    st = step(st, Press(14, "undo")).state
+    assert st.message[0] == "played 5-2?"
+    res = step(st, Press(15, "confirm"))
+    assert res.events[0] == Rolled("black", (5, 2))
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.player == "black" and mv.play == "" and mv.dice == (5, 2)
+    assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
+    assert res.state.match.game.turn is Color.WHITE
