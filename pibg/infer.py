@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pibg.exc import PositionError
-from pibg.moves import Dice, Play
+from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
 from pibg.rules import explain_result, legal_plays
@@ -218,18 +218,16 @@ def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: Board
     tables = _Tables(obs)
     raw = best_log_likelihood(obs)
     found: list[tuple[bool, bool, float, Dice, Play]] = []
-    for hi in range(1, 7):
-        for lo in range(1, hi + 1):
-            roll = Dice(hi, lo)
-            if hi == lo and not doubles:
-                continue
-            if read is not None and (roll.high, roll.low) == (read.high, read.low):
-                continue
-            clear = _clear_play(tables, raw, legal_plays(position, roll), cfg)
-            if clear is not None and clear[0].moves:
-                shares = read is not None and bool({hi, lo} & {read.a, read.b})
-                keeps = sure_die is not None and sure_die in (hi, lo)
-                found.append((keeps, shares, clear[1], roll, clear[0]))
+    for roll in ALL_THROWS:
+        if roll.is_double and not doubles:
+            continue
+        if read is not None and (roll.high, roll.low) == (read.high, read.low):
+            continue
+        clear = _clear_play(tables, raw, legal_plays(position, roll), cfg)
+        if clear is not None and clear[0].moves:
+            shares = read is not None and bool({roll.a, roll.b} & {read.a, read.b})
+            keeps = sure_die is not None and sure_die in (roll.a, roll.b)
+            found.append((keeps, shares, clear[1], roll, clear[0]))
     if not found:
         return None
     found.sort(key=lambda f: (f[0], f[1], f[2]), reverse=True)

@@ -65,6 +65,10 @@ class Dice:
         return f"{self.high}{self.low}"
 
 
+#: the 21 different throws, each once (high die first; 1-1, 2-1, 2-2, 3-1, ...)
+ALL_THROWS: tuple[Dice, ...] = tuple(Dice(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1))
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Move:
     """One checker moving one die's worth (or less, when bearing off): ``src`` to ``dst``."""

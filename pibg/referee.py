@@ -71,7 +71,7 @@ from pibg.infer import (
     to_white_points,
 )
 from pibg.match import MatchState, Phase, apply, replay
-from pibg.moves import Dice, Play
+from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.observation import BoardObservation
 from pibg.position import Color, Position
 from pibg.rules import legal_plays
@@ -445,17 +445,12 @@ def _glimpse(obs: BoardObservation) -> tuple[Dice, ...]:
         flat = [d.value for d in obs.dice if d.flat]
         if len(flat) != 1:
             return (read,)
-        same = (read.high, read.low)
-        return (read, *(Dice(flat[0], w) for w in range(1, 7)
-                        if (max(flat[0], w), min(flat[0], w)) != same))
+        others = (Dice(flat[0], w) for w in range(1, 7))
+        return (read, *(d for d in others if (d.high, d.low) != (read.high, read.low)))
     if len(obs.dice) == 1:
         v = obs.dice[0].value
         return tuple(Dice(v, w) for w in range(1, 7))
     return ()
-
-
-#: every throw: what the dice may have been when none was seen
-_ANY_THROW = tuple(Dice(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1))
 
 
 def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
@@ -468,7 +463,7 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
     if g is None or obs.dice:
         return None
     fits: list[tuple[Dice, Verdict]] = []
-    for roll in st.glimpsed or _ANY_THROW:
+    for roll in st.glimpsed or ALL_THROWS:  # none seen: any throw
         if g.phase is Phase.OPENING:
             if roll.is_double:
                 continue
