@@ -62,6 +62,10 @@ class DiceConfig:
     #: With the die's edge known, a crop is read only if a spot lies this near its centre
     #: (fraction of the edge).
     spot_near: float = 0.5
+    #: Nothing read at a candidate: read again centred on the roundest spot (at least this
+    #: round) lying between ``retry_min`` and ``spot_near`` die edges from the centre.
+    retry_roundness: float = 0.6
+    retry_min: float = 0.12
     #: Least roundness of a pip (area / area of its enclosing circle).
     pip_roundness: float = 0.45
     #: Largest area ratio between the pips of one face.
@@ -87,6 +91,9 @@ class DiceConfig:
     six_spreads: tuple[float, ...] = (0.7, 0.85, 1.0, 1.2)
     #: Vote bonus per pip for a value whose best fit costs at most ``bonus_cost_max``.
     pip_bonus: float = 0.0
+    #: Each fit's vote is (1 - cost) to this power: a poor fit found at many levels must not
+    #: outvote a close one found at few.
+    vote_power: float = 2.0
     bonus_cost_max: float = 0.25
     #: Weight, in a fit's cost, of the spread of pip sizes (std / mean of their radii).
     size_spread_weight: float = 0.3
@@ -155,6 +162,7 @@ class DiceConfig:
     extra_dist_max: float = 1.3
     extra_area_ratio: float = 2.2
     extra_pips_cocked: int = 2
+    extra_roundness: float = 0.6
     #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
     #: most this much (see ``_square_pips``).
     side_face_aspect: float = 1.06
@@ -173,6 +181,11 @@ class DiceConfig:
     #: find_dice: least fill of its least rectangle by a face's hull (a die's face is square,
     #: a checker's round), for any die and for a flat one.
     die_fill_min: float = 0.8
+    #: ... or, failing that, its top face's outline (see :mod:`pibg.vision.dice_face`): half
+    #: extents within these shares of the expected edge, edges at least this strong.
+    outline_half_min: float = 0.38
+    outline_half_max: float = 0.65
+    outline_strength_min: float = 0.0
     flat_fill_min: float = 0.7
     #: find_dice: pip scale (fraction of ``die_px``, at least ``pip_sigma_min`` px) of the spot
     #: detector that finds candidates, the least spot response (determinant of the Hessian,

@@ -41,13 +41,38 @@ def view_crop(image: Image, work_px: int = DEFAULT_CONFIG.work_px) -> CropFn:
     return crop
 
 
-def _read_crop(
-    crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig
-) -> tuple[int, float, _Fit | None, list[_Fit], float, tuple[float, float]]:
-    """Read the die in a square crop centred on (x, y); fit geometry back in view pixels."""
+_Read = tuple[int, float, "_Fit | None", list[_Fit], float, tuple[float, float]]
+
+
+def _read_crop(crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig) -> _Read:
+    """Read the die in a square crop centred on (x, y); fit geometry back in view pixels.
+
+    A candidate's centre is the centroid of the spots around it, which a glare spot on the
+    die's bevel pulls aside: when nothing reads there, the crop is read again centred on the
+    roundest pip-like spot near its centre.
+    """
+    blobs: list[tuple[float, float, float, float]] = []
+    got = _read_crop_once(crop, x, y, half, cfg, blobs)
+    if got[0] != 0:
+        return got
+    scale, origin = got[4], got[5]
+    die_work = half / cfg.crop_half * scale
+    c = (half * scale, half * scale)
+    near = [b for b in blobs if b[3] >= cfg.retry_roundness
+            and cfg.retry_min * die_work <= math.hypot(b[0] - c[0], b[1] - c[1])
+            <= cfg.spot_near * die_work]
+    if not near:
+        return got
+    bx, by, _, _ = max(near, key=lambda b: b[3])
+    return _read_crop_once(crop, origin[0] + bx / scale, origin[1] + by / scale, half, cfg, [])
+
+
+def _read_crop_once(
+    crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig,
+    blobs: list[tuple[float, float, float, float]],
+) -> _Read:
     patch, k = crop(x, y, half)
     origin = (x - half, y - half)
-    blobs: list[tuple[float, float, float, float]] = []
     fits, scale, dist = _all_fits(patch, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True,
                                   blobs_out=blobs)
     scale *= k
@@ -89,6 +114,12 @@ def _top_face(crop: CropFn, x: float, y: float, half: float, best: _Fit, cfg: Di
     return top_face(patch, centre, best.angle, edge, pips, pip_r, angles)
 
 
+def _crop_edge(crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig) -> float:
+    """The die's expected edge in the pixels of the crop ``_top_face`` measures."""
+    _, k = crop(x, y, half)
+    return half / cfg.crop_half * k
+
+
 def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
     """Share of a face's area, away from its pips, that is not face-coloured.
 
@@ -121,7 +152,9 @@ def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_w
     """
     n = 0
     cx, cy = fit.centre
-    for x, y, area, _ in blobs:
+    for x, y, area, roundness in blobs:
+        if roundness < cfg.extra_roundness:
+            continue  # a sliver: a side's pip seen at a grazing angle
         d = math.hypot(x - cx, y - cy) / die_work
         if not cfg.extra_dist_min <= d <= cfg.extra_dist_max:
             continue
@@ -141,22 +174,31 @@ def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[flo
     return out
 
 
-def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> bool:
+def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
+            face: Callable[[], FaceShape] | None = None, edge: float = 0.0) -> bool:
     """Whether what was read is a die: enough pips in a die's layout, or a die-sized face.
 
-    A lone pip needs a face of about a die's size and square, seen at some level: that keeps
-    a checker's highlight (a round spot on a large round face) from being read as a one.
+    A lone pip needs a face of about a die's size and square, seen at some level or as the
+    top face's outline (``face()``, ``edge`` its expected edge in its pixels): that keeps a
+    checker's highlight (a round spot on a large round face) from being read as a one. A
+    dark die on a dark board merges with the board at every level; its outline still shows.
     """
     if value >= cfg.pips_enough:
         return True
     if value >= 2 and sum(1 for f in fits if f.value == value and f.kind == "pips"
                           and f.cost <= cfg.pips_fit_cost) >= cfg.pips_fit_votes:
         return True  # two or three pips on the die's grid, again and again
-    return any(
-        lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
-        and lo / max(sh, 1e-6) <= cfg.die_aspect_max
-        for lo, sh, fill in _face_sizes(fits, scale, die_px)
-    )
+    if any(lo <= cfg.die_size_max and sh >= cfg.die_size_min and fill >= cfg.die_fill_min
+           and lo / max(sh, 1e-6) <= cfg.die_aspect_max
+           for lo, sh, fill in _face_sizes(fits, scale, die_px)):
+        return True
+    if face is None or edge <= 0.0:
+        return False
+    shape = face()
+    return (shape.aspect <= cfg.top_face_aspect_max
+            and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / edge
+            and max(shape.half_u, shape.half_v) / edge <= cfg.outline_half_max
+            and shape.strength >= cfg.outline_strength_min)
 
 
 def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
@@ -353,10 +395,10 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         if not _inside(surface_mask, x, y) or any(math.hypot(x - d.x, y - d.y) < near
                                                   for d in found):
             continue
-        if not _is_die(value, fits, scale, size, cfg):
+        face = functools.cache(functools.partial(_top_face, crop, origin[0] + half,
+                                                 origin[1] + half, half, best, cfg))
+        if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
             continue
-        face = functools.partial(_top_face, crop, origin[0] + half, origin[1] + half, half,
-                                 best, cfg)
         flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
         found.append(DieRead(value, x, y, flat, conf))

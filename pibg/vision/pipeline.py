@@ -294,8 +294,10 @@ class Vision:
         try:
             for size in sizes:
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
-                key = (sum(d.flat for d in got), sum(d.confidence for d in got if d.flat),
-                       len(got))
+                # a game has two dice: more found at one size are pips of larger dice
+                flat = sum(d.flat for d in got)
+                key = (min(flat, 2) - max(0, len(got) - 2),
+                       sum(d.confidence for d in got if d.flat), len(got))
                 if key > best:
                     best, found, chosen = key, got, size
         except NotImplementedError:

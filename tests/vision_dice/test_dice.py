@@ -330,3 +330,45 @@ def test_read_die_render_crops(shared: Shared) -> None:
             ok += read_die(img[cy - half:cy + half, cx - half:cx + half])[0] == d["value"]
     assert n > 0
     assert ok / n >= RENDER_CROP_FLOOR
+
+
+#: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
+#: board, glare): 52 read right now (benchmarks/dice_accuracy.py, "renders pipeline").
+GAME_FLAT_FLOOR = 50
+
+
+def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
+    """Every frame of ``renders/game`` without a hand, read by ``Vision.observe`` calibrated
+    from its start frame: flat dice read right (value and flat), no cocked die read as flat,
+    no die reported where none lies."""
+    from pibg.vision.pipeline import Vision
+
+    frames = shared("renders", "game", "frames")
+    start = frames / "m023g1_000.jpg"
+    corners = json.loads(start.with_suffix(".json").read_text())["gt"]["board_corners"]
+    vision = Vision.from_start_frame(cv2.imread(str(start)), np.asarray(corners, np.float64))
+    right = flat = cocked_flat = false = 0
+    for path in sorted(frames.glob("m023g1_*.json"))[1:]:
+        gt = json.loads(path.read_text())["gt"]
+        if gt.get("hand"):
+            continue
+        reads = list(vision.observe(cv2.imread(str(path.with_suffix(".jpg")))).dice)
+        reach = 0.5 * float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
+        used = set()
+        for d in gt.get("dice") or []:
+            near = [(math.dist((r.x, r.y), d["top_center"]), i) for i, r in enumerate(reads)]
+            near = [t for t in near if t[0] < reach]
+            hit = reads[min(near)[1]] if near else None
+            if near:
+                used.add(min(near)[1])
+            if d["occluded"]:
+                continue
+            if d["cocked"]:
+                cocked_flat += int(hit is not None and hit.flat)
+            else:
+                flat += 1
+                right += int(hit is not None and hit.flat and hit.value == d["value"])
+        false += len(reads) - len(used)
+    assert flat == 80
+    assert right >= GAME_FLAT_FLOOR
+    assert cocked_flat == 0 and false == 0
