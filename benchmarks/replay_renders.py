@@ -44,8 +44,15 @@ def main() -> None:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         source = folder_frames(frames, scenes_from_labels(truth))
+        pressed: list[int] = []
+
+        def respond(state, truth):  # type: ignore[no-untyped-def]
+            presses = attentive(state, truth)
+            pressed.append(len(presses))
+            return presses
+
         res = replay(source, Path(tmp), MatchSettings(length=9), printer=said.append,
-                     respond=attentive if args.answer else None)
+                     respond=respond if args.answer else None)
         got = [(e.player, e.position_id) for e in effective_events(res.state.events)
                if isinstance(e, Moved)]
     want = [(e.player, e.position_id)
@@ -53,9 +60,10 @@ def main() -> None:
             if isinstance(e, Moved)]
     right = agreeing(got, want)
     moved = sum(1 for f in truth if f["kind"] == "moved")
-    print("| frames | plays in the game | recorded right, in order | seconds |")
-    print("|---|---|---|---|")
-    print(f"| {len(truth)} | {moved} | {right} | {time.perf_counter() - t0:.0f} |")
+    print("| frames | plays in the game | recorded right, in order | buttons pressed | seconds |")
+    print("|---|---|---|---|---|")
+    print(f"| {len(truth)} | {moved} | {right} | {sum(pressed)} | "
+          f"{time.perf_counter() - t0:.0f} |")
     off = [line for line in said if not line.startswith(("White ", "Black "))][:5]
     print("\nfirst messages other than plays:", *off, sep="\n  ")
 

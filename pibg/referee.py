@@ -620,7 +620,55 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     if verdict.outcome is Outcome.ILLEGAL:
         verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
                                sure_die=st.sure_die)
+    elif verdict.outcome is Outcome.PLAY and st.roll_confidence < st.config.judge.sure_roll:
+        asked = _doubted_roll(st, verdict, obs, out)
+        if asked is not None:
+            return asked
     return _apply_verdict(st, g.position, verdict, out)
+
+
+def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
+                  ) -> RefereeState | None:
+    """A legal play of the unsurely read dice fits the board only loosely (a checker more or
+    less somewhere), while a clear play of another throw fits it much better: the likelier
+    story is a misread die (a three whose corner pips the camera lost, read as a one). Ask
+    with the throw the board fits, and offer the read one next."""
+    g = st.match.game
+    assert g is not None and st.dice is not None and v.play is not None
+    cfg = st.config.judge
+    if v.score >= best_log_likelihood(obs) - cfg.ambiguity_margin:
+        return None  # the read throw's play fits the board well: nothing to doubt
+    alt = other_roll(g.position, st.dice, obs, cfg, sure_die=st.sure_die)
+    if alt is None:
+        return None
+    roll, play = alt
+    if play.result == v.play.result or log_likelihood(obs, play.result) < v.score + \
+            cfg.ambiguity_margin:
+        return None
+    read = st.dice
+    # every throw that makes that board is offered, those keeping a die read (the surer one
+    # first) and non-doubles first; the dice read come last
+    same: list[tuple[tuple[bool, bool, bool], Dice, Play]] = []
+    for r in ALL_THROWS:
+        if (r.high, r.low) == (read.high, read.low):
+            continue
+        w = judge(g.position, r, obs, cfg)
+        if w.outcome is Outcome.PLAY and w.play is not None and w.play.result == play.result:
+            keeps = st.sure_die in (r.a, r.b)
+            shares = bool({r.a, r.b} & {read.a, read.b})
+            same.append(((not keeps, not shares, r.is_double), r, w.play))
+    same.sort(key=lambda t: t[0])
+    if not same:
+        return None
+    (_, roll, play), rest = same[0], same[1:]
+    mover = g.turn
+    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({play})? The board fits "
+                   f"it better than {read.high}-{read.low} ({v.play}), the dice read: press "
+                   "confirm if those were the dice, undo for other dice")
+    doubt = Verdict(Outcome.ILLEGAL, play=play, reroll=roll, points=(), score=v.score,
+                    offers=(*((r, p) for _, r, p in rest), (read, v.play)))
+    return replace(st, mode=Mode.ASK, verdict=doubt, sound=Sound.ASK,
+                   message=_offer_message(roll, play, doubt.offers))
 
 
 def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation,

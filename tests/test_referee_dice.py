@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from pibg.events import IllegalFlagged, MatchSettings, Moved, OpeningRoll, Reread, Rolled
 from pibg.match import replay
-from pibg.observation import BoardObservation, DieRead
+from pibg.observation import BoardObservation, DieRead, RegionRead
 from pibg.position import Color, Position
 from pibg.referee import Frame, Mode, Press, RefereeConfig, new_match, step
 from pibg.rules import resolve
@@ -331,3 +333,57 @@ def test_a_pass_with_a_die_not_found_is_asked_about():
     assert mv.player == "black" and mv.play == "" and mv.dice == (5, 2)
     assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
     assert res.state.match.game.turn is Color.WHITE
+
+
+def _loose(moved: Position, soft: dict[int, dict[int, float]]) -> BoardObservation:
+    """``moved`` read exactly except the regions in ``soft`` (index from White's 1-point:
+    signed count -> likelihood)."""
+    obs = BoardObservation.exact(moved.signed())
+    points = list(obs.points)
+    for i, probs in soft.items():
+        points[i] = RegionRead.from_mapping(probs)
+    return dataclasses.replace(obs, points=tuple(points))
+
+
+def _doubted(conf: float):
+    """Black's 4-3 (24/21 13/9) with the dice read 4-1 at ``conf``: the board read shows the
+    checker on Black's 21-point (White's 4) a little unsurely, and the 4-1 play 24/23 13/9
+    would fit it if that checker were on Black's 23-point (White's 2) unseen."""
+    st, black = _at_black_roll(conf=conf, roll=(4, 1))
+    moved = resolve(black, (4, 3), "24/21 13/9").result
+    obs = _loose(moved, {3: {-1: 0.93, 0: 0.07}, 1: {0: 0.95, -1: 0.05}})
+    return _feed(st, 8, obs), black, moved
+
+
+def test_a_loose_fit_with_unsure_dice_asks_about_the_throw_the_board_fits():
+    """A legal play of the dice read fits the board within the reading's doubt, but a play
+    of another throw keeping one of the dice fits it clearly better: with the dice read
+    unsurely, the likelier story is a misread die. The referee asks about that throw, and
+    offers the dice read next; nothing is recorded until a player answers."""
+    (st, evs, say), black, moved = _doubted(conf=0.6)
+    assert st.mode is Mode.ASK and st.message[0] == "played 4-3?"
+    assert "undo = other dice" in st.message
+    assert not [e for e in evs if isinstance(e, Moved)]
+    assert any("fits it better than 4-1" in line for line in say)
+    res = step(st, Press(10, "confirm"))
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.dice == (4, 3) and mv.position_id == moved.position_id()
+    assert any(isinstance(e, Reread) and e.dice == (4, 3) for e in res.events)
+    # "no, the dice read were right": undo offers them, confirm records their play
+    (st, _, _), black, _ = _doubted(conf=0.6)
+    st = step(st, Press(10, "undo")).state
+    assert st.message[0] == "played 4-1?"
+    res = step(st, Press(11, "confirm"))
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.dice == (4, 1)
+    assert mv.position_id == resolve(black, (4, 1), "24/23 13/9").result.position_id()
+
+
+def test_a_loose_fit_with_sure_dice_is_recorded():
+    """The same board with the dice read surely: the dice are trusted and their play, the
+    best fit among theirs, recorded."""
+    (st, evs, _), black, _ = _doubted(conf=1.0)
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.dice == (4, 1)
+    assert mv.position_id == resolve(black, (4, 1), "24/23 13/9").result.position_id()
+    assert st.mode is Mode.TO_ROLL
