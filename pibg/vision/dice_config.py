@@ -94,6 +94,8 @@ class DiceConfig:
     #: Each fit's vote is (1 - cost) to this power: a poor fit found at many levels must not
     #: outvote a close one found at few.
     vote_power: float = 2.0
+    #: A larger value whose pips hold the winner's, fitting at most this well, wins instead.
+    superset_cost: float = 0.35
     bonus_cost_max: float = 0.25
     #: Weight, in a fit's cost, of the spread of pip sizes (std / mean of their radii).
     size_spread_weight: float = 0.3
@@ -212,6 +214,8 @@ class DiceConfig:
     #: find_dice: a read whose pips centre this far from the crop's centre (fraction of
     #: ``die_px``) is read again, centred.
     recentre: float = 0.2
+    #: ... and a read of fewer pips there replaces the first only when surer by this much.
+    recentre_conf: float = 0.1
     #: find_dice: two detections closer than this (fraction of ``die_px``) are one die.
     merge_dist: float = 0.6
 

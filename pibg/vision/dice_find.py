@@ -76,7 +76,7 @@ def _read_crop_once(
     fits, scale, dist = _all_fits(patch, cfg, die_frac=1.0 / (2.0 * cfg.crop_half), known=True,
                                   blobs_out=blobs)
     scale *= k
-    value, conf, best = _decide(fits, cfg)
+    value, conf, best = _decide(fits, cfg, known=True)
     die_work = half / cfg.crop_half * scale
     grid_only = not any(f.kind == "pips" and f.value == value and f.cost <= cfg.grid_alone_cost
                         for f in fits)
@@ -378,16 +378,22 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
             continue
         x, y = cx, cy
-        value, conf, best, fits, scale, origin = _read_crop(crop, x, y, half, cfg)
+        got = _read_crop(crop, x, y, half, cfg)
         for _ in range(2):  # re-centre on the pips and read again
+            best = got[2]
             if best is None:
                 break
-            nx = origin[0] + best.centre[0] / scale
-            ny = origin[1] + best.centre[1] / scale
+            nx = got[5][0] + best.centre[0] / got[4]
+            ny = got[5][1] + best.centre[1] / got[4]
             if math.hypot(nx - x, ny - y) < cfg.recentre * size:
                 break
             x, y = nx, ny
-            value, conf, best, fits, scale, origin = _read_crop(crop, x, y, half, cfg)
+            again = _read_crop(crop, x, y, half, cfg)
+            if again[0] < got[0] and again[1] <= got[1] + cfg.recentre_conf:
+                break  # centred on one pip of a face read whole before (a three's corner
+                #        pip, alone, is a one): the whole face stands
+            got = again
+        value, conf, best, fits, scale, origin = got
         if best is None or value == 0 or conf < cfg.min_confidence:
             continue
         x = origin[0] + best.centre[0] / scale

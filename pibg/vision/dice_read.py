@@ -638,7 +638,7 @@ def _agree(fits: list[_Fit], blob: _Fit, quick: list[float], cfg: DiceConfig) ->
 
 
 def _decide(
-    fits: list[_Fit], cfg: DiceConfig = DEFAULT_CONFIG
+    fits: list[_Fit], cfg: DiceConfig = DEFAULT_CONFIG, known: bool = False
 ) -> tuple[int, float, _Fit | None]:
     """Vote over levels: each level's best fit counts by how well it fits.
 
@@ -659,9 +659,23 @@ def _decide(
             score[v] += cfg.pip_bonus * v
     ranked = sorted(score, key=lambda v: -score[v])
     top = ranked[0]
+    # pips missed at most levels (one run into a bevel's highlight) leave a smaller value
+    # with many poor votes; a larger value fitting well with every one of its pips among
+    # them is the face
+    cover = [f for v, f in best_per.items() if known and v > top and f.cost <= cfg.superset_cost
+             and f.kind == "pips" and _covers(f, best_per[top])]
+    if cover:  # the smaller value's votes were votes for part of this face
+        small, top = top, min(cover, key=lambda f: f.cost).value
+        score[top] += score.pop(small)
     total = sum(score.values())
     conf = score[top] / total * (1.0 - math.exp(-score[top]))
     return top, float(min(max(conf, 0.0), 1.0)), best_per[top]
+
+
+def _covers(big: _Fit, small: _Fit) -> bool:
+    """Whether every pip of ``small`` is one of ``big``'s (within a third of its step)."""
+    return all(min(math.hypot(x - bx, y - by) for bx, by in big.pips) < big.step / 3.0
+               for x, y in small.pips)
 
 
 def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int, float]:
