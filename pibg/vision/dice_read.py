@@ -673,9 +673,14 @@ def _decide(
 
 
 def _covers(big: _Fit, small: _Fit) -> bool:
-    """Whether every pip of ``small`` is one of ``big``'s (within a third of its step)."""
-    return all(min(math.hypot(x - bx, y - by) for bx, by in big.pips) < big.step / 3.0
-               for x, y in small.pips)
+    """Whether ``small`` is part of ``big``'s face: the same centre (within half the step)
+    and every pip of it one of ``big``'s (within a third): a one inside a three or five, a
+    two inside a four or six (each layout is a subset of a larger one about the centre)."""
+    near = big.step / 3.0
+    return (math.hypot(big.centre[0] - small.centre[0], big.centre[1] - small.centre[1])
+            < big.step / 2.0
+            and all(min(math.hypot(x - bx, y - by) for bx, by in big.pips) < near
+                    for x, y in small.pips))
 
 
 def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int, float]:
