@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from pibg.sim import SimScene, render
+from pibg.sim import SimScene, render, sim_corners
+from pibg.vision import cube as cube_module
 from pibg.vision.cube import CUBE_FACES, TEMPLATE_FONTS, read_cube_face
 from pibg.vision.geometry import START_POINTS
 from pibg.vision.pipeline import Vision
@@ -192,3 +193,23 @@ def test_owned_cubes_on_the_renders() -> None:
                 wrong.append(f"dev{s}_{i:02d}: {cube} -> {got}")
     assert seen >= 15
     assert not wrong
+
+
+def test_a_still_cube_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same face in the same light (a still board, a little camera noise) keeps its
+    reading; a cube turned to another number is read again."""
+    vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    calls: list[int] = []
+
+    def counted(patch: np.ndarray) -> tuple[int | None, float]:
+        calls.append(1)
+        return read_cube_face(patch)
+
+    monkeypatch.setattr(cube_module, "read_cube_face", counted)
+    frame = render(SimScene(START_POINTS, cube_value=16, cube_owner="black", seed=3))
+    noise = np.random.default_rng(0).normal(0.0, 2.0, frame.shape)
+    again = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    turned = render(SimScene(START_POINTS, cube_value=32, cube_owner="black", seed=3))
+    got = [vision.observe(f).cube for f in (frame, again, turned)]
+    assert [None if c is None else c.value for c in got] == [16, 16, 32]
+    assert len(calls) == 2
