@@ -6,11 +6,14 @@ its face colour there is learnt against the empty bar beside it. A frame is read
 which of the three places something stands out from the bar round it the way the cube did
 (a ratio, so the light may change), and is narrower than the bar (a checker is not).
 
-The face value is not read from the digits yet: a centred cube is reported as 1 (its 64 face
-up), an owned one as 2 with low confidence.
+A centred cube is reported as 1 (it shows its 64 face, and nobody has doubled yet); an owned
+one as 2 with low confidence, and :func:`read_cube_face` reads its number where the pipeline
+has the camera frame (``Vision._cube_value``).
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import cv2
 import numpy as np
@@ -143,74 +146,266 @@ def find_cube_at(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     return CubeRead(2, owner, conf * 0.3), at
 
 
-def read_cube_face(patch: Array) -> tuple[int | None, float]:
-    """The number on the cube's top face in ``patch`` (BGR, the cube roughly centred and
-    filling about half of it): 2, 4, 8, 16, 32 or 64, or None if unreadable.
+#: The numbers a cube shows, and the two digits of each two-digit one (left, right).
+CUBE_FACES: tuple[int, ...] = (2, 4, 8, 16, 32, 64)
+_PAIRS: dict[int, tuple[int, int]] = {16: (1, 6), 32: (3, 2), 64: (6, 4)}
+#: The fonts the digits are drawn in to compare with (others are read as well: the tests read
+#: faces printed in fonts left out of this list).
+TEMPLATE_FONTS: tuple[int, ...] = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                                   cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+_WORK = 128      #: the patch is read at this size (pixels)
+_FACE = 64       #: the face turned upright: its long side in pixels
+_GLYPH = 20      #: a digit is compared in a box this size (pixels)
+_ASPECT_W = 0.5  #: weight of a glyph's aspect (log width/height) against its shape
+_CUTS = np.linspace(0.25, 0.75, 9)  #: where a two-digit number may be cut (its width)
+_MIN_SCORE = 0.2  #: a best match below this is no reading
 
-    Dark digits on a light face (or light on dark) are told apart by their count, their holes
-    and their shape, which do not change when the cube is turned: 2 (one thin glyph, no hole),
-    4 (one compact glyph), 8 (two holes), 32 (two glyphs, no hole), 16 (a thin 1 and a 6),
-    64 (a 6 and a 4, open or closed).
+
+def read_cube_face(patch: Array) -> tuple[int | None, float]:
+    """The number on the cube's top face in ``patch`` (square, BGR or grey, the cube near its
+    middle, the face a fifth to three quarters of its width): 2, 4, 8, 16, 32 or 64 and a
+    confidence in [0.5, 1] (how far the best reading leads the next), or (None, 0) if
+    unreadable.
+
+    A top-down patch (the pipeline cuts it from the camera frame through the board's
+    homography) shows the face as a square whatever the camera's slant; it is found as the most
+    square bright region that stands out from what lies round it (:func:`_face_rect`), turned
+    upright, and its number read from the ink inside (:func:`_number_ink`): dark figures on a
+    light face, in any colour (the patch's weakest channel is read, in which wood, felt and
+    coloured ink are dark and a white or ivory face is light).
+
+    The number is printed square to the face's edges, so four ways up remain; in each the ink
+    is matched as one digit (2, 4, 8) or as two side by side (16, 32, 64), cut where the pair
+    matches best, so figures run together (a 6 touching its 4) or a 2 broken in two by the blur
+    are read whole. Digits are compared by shape (stretched to one box) and by aspect with the
+    digits drawn in a few fonts (:data:`TEMPLATE_FONTS`), not by counting glyphs and holes, which
+    blur and merging change.
     """
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    big = cv2.resize(grey, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
-    h, w = big.shape
-    # The face: the bright blob under the centre.
-    _, face = cv2.threshold(big, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    _n, lab, _stats, _ = cv2.connectedComponentsWithStats(face)
-    centre = lab[h // 2 - h // 8:h // 2 + h // 8, w // 2 - w // 8:w // 2 + w // 8]
-    ids, counts = np.unique(centre[centre > 0], return_counts=True)
-    if len(ids) == 0:
+    grey = np.asarray(patch.min(axis=2) if patch.ndim == 3 else patch)
+    if grey.shape[:2] != (_WORK, _WORK):
+        up = grey.shape[0] < _WORK
+        grey = cv2.resize(grey, (_WORK, _WORK),
+                          interpolation=cv2.INTER_CUBIC if up else cv2.INTER_AREA)
+    rect = _face_rect(grey)
+    if rect is None:
         return None, 0.0
-    fid = int(ids[np.argmax(counts)])
-    face_mask = (lab == fid).astype(np.uint8) * 255
-    face_mask = cv2.morphologyEx(face_mask, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))
-    face_mask = cv2.erode(face_mask, np.ones((7, 7), np.uint8))
-    inside = big[face_mask > 0]
-    if inside.size < 200:
+    ink = _number_ink(_upright(grey, rect))
+    if ink is None:
         return None, 0.0
-    thr = float(np.percentile(inside, 92)) * 0.7
-    ink0 = ((big < thr) & (face_mask > 0)).astype(np.uint8) * 255
-    ink = cv2.morphologyEx(ink0, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, hier = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
+    scores = number_scores(ink)
+    ranked = sorted(scores, key=lambda v: scores[v], reverse=True)
+    best, second = ranked[0], ranked[1]
+    if scores[best] < _MIN_SCORE:
         return None, 0.0
-    area_face = float((face_mask > 0).sum())
-    fy, fx = np.nonzero(face_mask)
-    cx, cy = float(fx.mean()), float(fy.mean())
-    side = float(np.sqrt(area_face))
-    glyphs: list[tuple[int, float, float]] = []  # (holes, solidity, aspect)
-    for i, c in enumerate(contours):
-        if hier[0][i][3] != -1:
+    margin = scores[best] - scores[second]
+    return best, float(min(1.0, 0.5 + 2.5 * margin))
+
+
+def _face_rect(grey: Array) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The cube's top face in ``grey`` (square, _WORK pixels) as a rotated rectangle
+    (``cv2.minAreaRect``), or None.
+
+    The patch is cut at several levels between its dark and the light near its middle; at each,
+    the regions lying wholly inside the patch near its middle, of a face's size, square (side
+    ratio) and full (area / rectangle: a checker's disc is not), are scored by squareness x
+    fullness x how much lighter they are than a ring round them. The best one over all levels
+    wins: the face alone at the level where it parts from a side face lit as brightly, or from
+    a light board or checker beside it.
+    """
+    h, w = grey.shape
+    middle = grey[h // 4:3 * h // 4, w // 4:3 * w // 4]
+    lo, hi = float(np.percentile(grey, 5)), float(np.percentile(middle, 98))
+    if hi - lo < 20.0:
+        return None
+    best: tuple[float, tuple[tuple[float, float], tuple[float, float], float]] | None = None
+    opener = np.ones((5, 5), np.uint8)
+    for f in np.linspace(0.3, 0.9, 9):
+        mask = cv2.morphologyEx((grey >= lo + f * (hi - lo)).astype(np.uint8),
+                                cv2.MORPH_OPEN, opener)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            hull = cv2.convexHull(c)  # figures reaching the face's edge leave no notch
+            area = float(cv2.contourArea(hull))
+            if not (0.18 * w) ** 2 <= area <= (0.75 * w) ** 2:
+                continue
+            bx, by, bw, bh = cv2.boundingRect(hull)
+            if bx < 2 or by < 2 or bx + bw > w - 2 or by + bh > h - 2:
+                continue
+            rect = cv2.minAreaRect(hull)
+            (cx, cy), (rw, rh), _ = rect
+            if np.hypot(cx - w / 2, cy - h / 2) > 0.3 * w:
+                continue
+            square = min(rw, rh) / max(rw, rh, 1.0)
+            full = area / max(rw * rh, 1.0)
+            if square < 0.75 or full < 0.85:
+                continue
+            inner = np.zeros_like(mask)
+            cv2.drawContours(inner, [hull], -1, (1,), -1)
+            d = max(3, round(0.1 * np.sqrt(area)))
+            ring = cv2.dilate(inner, np.ones((2 * d + 1, 2 * d + 1), np.uint8)) - inner
+            if ring.sum() < 10:
+                continue
+            lift = (float(np.median(grey[inner > 0])) - float(np.median(grey[ring > 0]))) / hi
+            score = square * full * lift
+            if best is None or score > best[0]:
+                best = (score, ((float(cx), float(cy)), (float(rw), float(rh)), float(rect[2])))
+    return None if best is None else best[1]
+
+
+def _upright(grey: Array, rect: tuple[tuple[float, float], tuple[float, float], float],
+             inset: float = 0.05) -> Array:
+    """The face ``rect`` turned square to the image axes, its sides kept in proportion (long
+    side _FACE pixels), a rim of ``inset`` of its size cut off."""
+    (cx, cy), _, _ = rect
+    box = np.asarray(cv2.boxPoints(rect), np.float32)  # consecutive corners
+    ctr = np.array([cx, cy], np.float32)
+    box = ctr + (box - ctr) * (1.0 - 2.0 * inset)
+    e1 = float(np.linalg.norm(box[1] - box[0]))
+    e2 = float(np.linalg.norm(box[2] - box[1]))
+    k = _FACE / max(e1, e2, 1.0)
+    fw, fh = max(8, round(e2 * k)), max(8, round(e1 * k))
+    dst = np.array([[0, fh - 1], [0, 0], [fw - 1, 0]], np.float32)
+    m = cv2.getAffineTransform(box[:3], dst)
+    return np.asarray(cv2.warpAffine(grey, m, (fw, fh), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def _number_ink(face: Array) -> Array | None:
+    """The number's ink on the upright ``face`` (uint8 0/1), or None when there is none.
+
+    Ink is what lies well below the face's local light (a dilation, so light falling across
+    the face does not count). Kept are the pieces that lie mostly off the rim (edges, bevels,
+    a side face's figures lie on it; a face found with a sliver of its side face is longer one
+    way, and the rim is wider there) and are not small specks away from the middle.
+    """
+    f = face.astype(np.float32)
+    light = cv2.dilate(cv2.GaussianBlur(f, (0, 0), 1.0), np.ones((11, 11), np.uint8))
+    paper, dark = float(np.percentile(f, 75)), float(np.percentile(f, 2))
+    if paper - dark < 20.0 or dark > 0.8 * paper:
+        return None
+    ink = ((light - f) > 0.45 * (paper - dark)).astype(np.uint8)
+    n, lab, stats, centres = cv2.connectedComponentsWithStats(ink)
+    fh, fw = f.shape
+    s = min(fh, fw)
+    bx, by = 0.1 * s + (fw - s) / 2, 0.1 * s + (fh - s) / 2
+    yy, xx = np.mgrid[0:fh, 0:fw]
+    rim = (xx < bx) | (xx >= fw - bx) | (yy < by) | (yy >= fh - by)
+    pieces: list[tuple[int, int, float, float]] = []
+    for i in range(1, n):
+        _x, _y, w, h, a = (int(v) for v in stats[i])
+        if a < 0.004 * s * s or int((rim & (lab == i)).sum()) > 0.5 * a:
             continue
-        a = cv2.contourArea(c)
-        if a < area_face * 0.012:
+        pieces.append((i, max(w, h), float(centres[i][0]), float(centres[i][1])))
+    if not pieces:
+        return None
+    biggest = max(p[1] for p in pieces)
+    keep = [i for i, ext, cx, cy in pieces if ext >= 0.3 * biggest
+            or (abs(cx - fw / 2) <= 0.3 * fw and abs(cy - fh / 2) <= 0.3 * fh)]
+    out = np.isin(lab, keep).astype(np.uint8)
+    if out.sum() < 0.01 * s * s:
+        return None
+    return out
+
+
+def _trim(ink: Array) -> Array | None:
+    """``ink`` cut to the box round its pixels, or None if it has none."""
+    rows, cols = np.flatnonzero(ink.any(1)), np.flatnonzero(ink.any(0))
+    if len(rows) == 0:
+        return None
+    return ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+
+
+def _glyph(ink: Array) -> tuple[Array, float] | None:
+    """A glyph (trimmed ink) as a vector to compare: stretched to _GLYPH - 4 pixels square in a
+    _GLYPH box, blurred a little, zero mean and unit length; with its log aspect (width /
+    height)."""
+    h, w = ink.shape
+    if h < 3:
+        return None
+    box = np.zeros((_GLYPH, _GLYPH), np.float32)
+    box[2:-2, 2:-2] = cv2.resize(ink.astype(np.float32), (_GLYPH - 4, _GLYPH - 4),
+                                 interpolation=cv2.INTER_AREA)
+    box = np.asarray(cv2.GaussianBlur(box, (0, 0), 0.8), np.float32)
+    box -= box.mean()
+    norm = float(np.linalg.norm(box))
+    if norm == 0.0:
+        return None
+    return (box / norm).ravel(), float(np.log(w / h))
+
+
+@cache
+def _digit_templates() -> tuple[Array, Array, tuple[int, ...], Array]:
+    """The digits of the cube's numbers drawn in :data:`TEMPLATE_FONTS` at three weights:
+    vectors (n, _GLYPH**2) and log aspects (n,), grouped by digit; the digits in order, and
+    where each one's group starts."""
+    vecs: list[Array] = []
+    aspects: list[float] = []
+    digits = tuple(sorted({int(ch) for v in CUBE_FACES for ch in str(v)}))
+    starts: list[int] = []
+    for d in digits:
+        starts.append(len(vecs))
+        for font in TEMPLATE_FONTS:
+            for thick in (2, 4, 6):
+                img = np.zeros((120, 120), np.uint8)
+                cv2.putText(img, str(d), (20, 95), font, 2.0, (255,), thick, cv2.LINE_AA)
+                ink = _trim((img > 127).astype(np.uint8))
+                g = None if ink is None else _glyph(ink)
+                if g is not None:
+                    vecs.append(g[0])
+                    aspects.append(g[1])
+    return np.stack(vecs), np.array(aspects, np.float32), digits, np.array(starts)
+
+
+def number_scores(ink: Array) -> dict[int, float]:
+    """How well the ink of a face's number (0/1, upright to within a quarter turn) reads as
+    each of :data:`CUBE_FACES`: the best over the four quarter turns, of the one glyph as a
+    single digit, or of a cut across the reading direction into two digits (the mean of
+    both). A glyph matches a digit as well as its best template: their correlation less the
+    difference of their aspects (weighted :data:`_ASPECT_W`)."""
+    out = dict.fromkeys(CUBE_FACES, -1.0)
+    whole = _trim(ink)
+    if whole is None:
+        return out
+    # Every glyph to compare, as (turn, cut or -1 for the whole, side 0/1).
+    keys: list[tuple[int, int, int]] = []
+    glyphs: list[tuple[Array, float]] = []
+    for turn in range(4):
+        glyph = np.rot90(whole, turn)
+        g = _glyph(glyph)
+        if g is not None:
+            keys.append((turn, -1, 0))
+            glyphs.append(g)
+        width = glyph.shape[1]
+        for cut in sorted({round(c * width) for c in _CUTS}):
+            if not 0 < cut < width:
+                continue
+            for side, part in enumerate((glyph[:, :cut], glyph[:, cut:])):
+                t = _trim(part)
+                g = None if t is None else _glyph(t)
+                if g is not None:
+                    keys.append((turn, cut, side))
+                    glyphs.append(g)
+    if not glyphs:
+        return out
+    vecs, aspects, digits, starts = _digit_templates()
+    v = np.stack([g[0] for g in glyphs])
+    a = np.array([g[1] for g in glyphs], np.float32)
+    s = v @ vecs.T - _ASPECT_W * np.abs(a[:, None] - aspects[None, :])
+    best = np.maximum.reduceat(s, starts, axis=1)  # (glyphs, digits)
+    col = {d: i for i, d in enumerate(digits)}
+    halves: dict[tuple[int, int, int], Array] = {}
+    for k, row in zip(keys, best, strict=True):
+        turn, cut, _side = k
+        if cut < 0:
+            for val in CUBE_FACES:
+                if val < 10:
+                    out[val] = max(out[val], float(row[col[val]]))
+        else:
+            halves[k] = row
+    for (turn, cut, side), left in halves.items():
+        right = halves.get((turn, cut, 1)) if side == 0 else None
+        if right is None:
             continue
-        x, y, bw, bh = cv2.boundingRect(c)
-        if np.hypot(x + bw / 2 - cx, y + bh / 2 - cy) > 0.33 * side or max(bw, bh) > 0.8 * side:
-            continue
-        holes = 0
-        child = hier[0][i][2]
-        while child != -1:
-            if cv2.contourArea(contours[child]) > area_face * 0.0015:
-                holes += 1
-            child = hier[0][child][0]
-        hull = float(cv2.contourArea(cv2.convexHull(c)))
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        glyphs.append((holes, a / max(hull, 1.0), min(rw, rh) / max(rw, rh, 1.0)))
-    if not glyphs or len(glyphs) > 2:
-        return None, 0.0
-    holes = min(sum(g[0] for g in glyphs), 2)
-    value: int | None
-    if len(glyphs) == 1:
-        # 2 is a thin stroke with deep bays; a 4 (open or closed, its bay blurred shut) is
-        # compact; 8 has two holes.
-        h, solid, _ = glyphs[0]
-        value = {0: 4 if solid > 0.65 else 2, 1: 4, 2: 8}[holes]
-    elif holes == 1:
-        # 16 or 64 (a 4 printed open has no hole): the glyph without one is a thin 1 or a 4.
-        plain = [g for g in glyphs if g[0] == 0]
-        value = 16 if plain and plain[0][2] < 0.5 else 64
-    else:
-        value = {0: 32, 2: 64}[holes]
-    return value, 0.8
+        for val, (da, db) in _PAIRS.items():
+            out[val] = max(out[val], float(left[col[da]] + right[col[db]]) / 2.0)
+    return out

@@ -37,6 +37,15 @@ from pibg.vision.geometry import (
 DIE_SMALL = 0.42
 #: After this many frames running with dice found at one size, the other is not tried.
 DIE_SIZE_SETTLED = 3
+#: The owned cube's number is read from a square of the top-down view this many checkers
+#: across round where the cube was found, sampled at CUBE_PATCH_PX pixels a side.
+CUBE_PATCH = 1.6
+CUBE_PATCH_PX = 128
+#: The last cube read is kept while its patch, shrunk to CUBE_SAME_PX pixels a side, differs
+#: from the new one by at most CUBE_SAME grey levels anywhere: the same face in the same light
+#: (a turned cube, a moved one, a shadow or a die against it changes some pixel by far more).
+CUBE_SAME_PX = 32
+CUBE_SAME = 12.0
 
 _find_dice: Callable[..., list[DieRead]] | None
 try:  # The dice stage is written separately; without it no dice are reported.
@@ -77,6 +86,8 @@ class Vision:
         self._ring_idx = B.ring_index(self.config, self._layout, self._slots, (h, w))
         self._bar_ring_idx = B.ring_index(self.config, self._layout, self._bar_slots, (h, w))
         self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
+        # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
+        self._cube_seen: tuple[Array, int | None, float] | None = None
         # Light is compared per quadrant of the board (left/right half, near/far side).
         q = np.zeros(self._slots.shape[:2], np.int32)
         for p in range(24):
@@ -206,18 +217,25 @@ class Vision:
     def _cube_value(self, frame: Array, cube: CubeRead, at: tuple[float, float] | None = None
                     ) -> CubeRead:
         """Read the owned cube's number from the camera frame (sharper than the top view),
-        round where it was seen (canonical ``at``; else its owner's place)."""
-        cal = self.calibration
+        round where it was seen (canonical ``at``; else its owner's place).
+
+        The patch is a square of the top-down view cut from the camera frame
+        (:meth:`_frame_crop`, through the lens model when it bends): the cube's top face lies
+        parallel to the board, so it is a square there too, whatever the camera's slant, only
+        shifted a little from where the cube stands. It spans CUBE_PATCH checkers, room for
+        that shift and the step of the search along the bar. While the patch stays as it was
+        (CUBE_SAME), the last reading stands: a still board is not read again frame by frame."""
         where = at if at is not None else self._layout.cube_places()[cube.owner]
-        ideal = to_image(np.linalg.inv(self._h), np.array([where]))
-        x, y = distort(ideal, cal.distortion, cal.image_size)[0]
-        r = self.calibration.checker_radius_px or 24.0
-        half = round(0.95 * r)
-        h, w = frame.shape[:2]
-        xi, yi = round(x), round(y)
-        if not (half <= xi < w - half and half <= yi < h - half):
-            return cube
-        value, conf = C.read_cube_face(frame[yi - half:yi + half, xi - half:xi + half])
+        half = CUBE_PATCH / 2 * self._layout.checker_px
+        patch, _k = self._frame_crop(frame, CUBE_PATCH_PX)(where[0], where[1], half)
+        thumb = cv2.resize(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (CUBE_SAME_PX, CUBE_SAME_PX),
+                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        last = self._cube_seen
+        if last is not None and float(np.abs(thumb - last[0]).max()) <= CUBE_SAME:
+            value, conf = last[1], last[2]
+        else:
+            value, conf = C.read_cube_face(patch)
+            self._cube_seen = (thumb, value, conf)
         if value is None:
             return cube
         return CubeRead(value, cube.owner, min(cube.confidence * 3.0, 1.0) * conf)
