@@ -300,13 +300,14 @@ class Vision:
         # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
         # has found the most flat dice in DIE_SIZE_SETTLED frames running, both are tried and
         # the one finding more flat dice (then surer ones) wins: a die seen at the other size
-        # looks cocked, or a few of its pips pass for a small die.
+        # looks cocked, or a few of its pips pass for a small die (a big 5-2 read as 1-1 at
+        # the small size, as surely). Between sizes finding as many, the one found last wins.
         sizes = [DIE_SMALL * lay.checker_px, lay.die_px]
         last, runs = getattr(self, "_die_size", (None, 0))
         if last in sizes and runs >= DIE_SIZE_SETTLED:
             sizes = [last]
         crop = self._frame_crop(frame) if frame is not None else None
-        best: tuple[int, float, int] = (-1, 0.0, 0)
+        best: tuple[int, bool, float, int] = (-1, False, 0.0, 0)
         found: list[Any] = []
         chosen = None
         try:
@@ -314,7 +315,7 @@ class Vision:
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
-                key = (min(flat, 2) - max(0, len(got) - 2),
+                key = (min(flat, 2) - max(0, len(got) - 2), size == last,
                        sum(d.confidence for d in got if d.flat), len(got))
                 if key > best:
                     best, found, chosen = key, got, size
