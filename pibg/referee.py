@@ -144,6 +144,9 @@ class RefereeState:
     glimpsed: tuple[Dice, ...] = ()
     sure_die: int | None = None  # the value of the die vision read surest, if it was unsure
     dice_at: tuple[tuple[float, float], ...] = ()  # where the dice in play lay in the image
+    #: what the dice in play were read as before a re-read replaced them (a re-read on a
+    #: frame where a hand half-hides a die can be the wrong one)
+    read_before: tuple[Dice, ...] = ()
     opening: bool = False  # the roll being played is the opening roll (mover not yet known)
     pending: Pending | None = None  # the readings of the still board now in view
     signature: _Sig | None = None
@@ -359,7 +362,7 @@ def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeStat
     dice = sorted(obs.dice, key=lambda d: -d.confidence)
     sure = (dice[0].value if len(dice) == 2 and dice[0].confidence > dice[1].confidence + 0.2
             else None)
-    return replace(st, dice=roll, glimpsed=(), sure_die=sure,
+    return replace(st, dice=roll, glimpsed=(), sure_die=sure, read_before=(),
                    dice_at=tuple((d.x, d.y) for d in obs.dice),
                    roll_confidence=min((d.confidence for d in obs.dice), default=1.0))
 
@@ -374,7 +377,9 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
     else:
         st = _record(st, Reread(player=g.turn.label, dice=(roll.a, roll.b)), out)
     out.say.append(f"dice read again: {roll.high}-{roll.low}, not {old}")
-    return replace(_in_play(st, roll, obs), message=(f"dice: {roll.high}-{roll.low}",))
+    before = (*st.read_before, st.dice) if st.dice is not None else st.read_before
+    return replace(_in_play(st, roll, obs), read_before=before,
+                   message=(f"dice: {roll.high}-{roll.low}",))
 
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -618,6 +623,17 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
         return _judge_opening(st, obs, out)
     verdict = judge(g.position, st.dice, obs, st.config.judge)
     if verdict.outcome is Outcome.ILLEGAL:
+        for earlier in reversed(st.read_before):
+            # the board is a clear legal play of the dice as first read: the re-read was the
+            # misread (camera against camera, the board decides)
+            first = judge(g.position, earlier, obs, st.config.judge)
+            if first.outcome is Outcome.PLAY:
+                st = _record(st, Reread(player=g.turn.label, dice=(earlier.a, earlier.b)), out)
+                out.say.append(f"the board fits {earlier.high}-{earlier.low}, the dice as "
+                               f"first read: {earlier.high}-{earlier.low} it was")
+                st = replace(st, dice=earlier, read_before=())
+                return _apply_verdict(st, g.position, first, out)
+        assert st.dice is not None
         verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
                                sure_die=st.sure_die)
     elif verdict.outcome is Outcome.PLAY and st.roll_confidence < st.config.judge.sure_roll:

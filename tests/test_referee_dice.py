@@ -387,3 +387,23 @@ def test_a_loose_fit_with_sure_dice_is_recorded():
     assert mv.dice == (4, 1)
     assert mv.position_id == resolve(black, (4, 1), "24/23 13/9").result.position_id()
     assert st.mode is Mode.TO_ROLL
+
+
+def test_a_wrong_reread_is_undone_by_the_board():
+    """The dice were read 6-3, then read again as 5-3 while a hand half-hid one (frames of
+    the unchanged board): when the board is then a clear legal play of 6-3, the dice as first
+    read, that play is recorded with 6-3; nothing is flagged and nobody is asked."""
+    st, black = _at_black_roll(roll=(6, 3))
+    for t in (8.0, 8.4, 8.8, 9.2, 10.3):
+        st = step(st, Frame(t, BoardObservation.exact(black.signed(), dice=_dice(5, 3)))).state
+    assert st.dice is not None and (st.dice.high, st.dice.low) == (5, 3)
+    moved = resolve(black, (6, 3), "24/18 13/10").result
+    st, evs, say = _feed(st, 11, BoardObservation.exact(moved.signed()))
+    assert [e for e in evs if isinstance(e, Reread)] == [Reread("black", (6, 3))]
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.dice == (6, 3) and mv.position_id == moved.position_id() and not mv.illegal
+    assert not [e for e in evs if isinstance(e, IllegalFlagged)]
+    assert st.mode is Mode.TO_ROLL
+    assert any("first read" in line for line in say)
+    stats = dice_stats(st.events)
+    assert stats.rolls == 1 and stats.faces[5] == 1 and stats.faces[4] == 0  # 6-3 counted
