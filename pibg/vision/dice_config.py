@@ -164,7 +164,7 @@ class DiceConfig:
     extra_dist_max: float = 1.3
     extra_area_ratio: float = 2.2
     extra_pips_cocked: int = 2
-    extra_roundness: float = 0.6
+    extra_roundness: float = 0.5
     #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
     #: most this much (see ``_square_pips``).
     side_face_aspect: float = 1.06

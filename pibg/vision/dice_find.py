@@ -389,7 +389,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                 break
             x, y = nx, ny
             again = _read_crop(crop, x, y, half, cfg)
-            if again[0] < got[0] and again[1] <= got[1] + cfg.recentre_conf:
+            if 0 < again[0] < got[0] and again[1] <= got[1] + cfg.recentre_conf:
                 break  # centred on one pip of a face read whole before (a three's corner
                 #        pip, alone, is a one): the whole face stands
             got = again
