@@ -184,10 +184,9 @@ class DiceConfig:
     #: a checker's round), for any die and for a flat one.
     die_fill_min: float = 0.8
     #: ... or, failing that, its top face's outline (see :mod:`pibg.vision.dice_face`): half
-    #: extents within these shares of the expected edge, edges at least this strong.
+    #: extents within these shares of the expected edge.
     outline_half_min: float = 0.38
     outline_half_max: float = 0.65
-    outline_strength_min: float = 0.0
     flat_fill_min: float = 0.7
     #: find_dice: pip scale (fraction of ``die_px``, at least ``pip_sigma_min`` px) of the spot
     #: detector that finds candidates, the least spot response (determinant of the Hessian,

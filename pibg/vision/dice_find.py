@@ -41,7 +41,7 @@ def view_crop(image: Image, work_px: int = DEFAULT_CONFIG.work_px) -> CropFn:
     return crop
 
 
-_Read = tuple[int, float, "_Fit | None", list[_Fit], float, tuple[float, float]]
+_Read = tuple[int, float, _Fit | None, list[_Fit], float, tuple[float, float]]
 
 
 def _read_crop(crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig) -> _Read:
@@ -197,8 +197,7 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
     shape = face()
     return (shape.aspect <= cfg.top_face_aspect_max
             and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / edge
-            and max(shape.half_u, shape.half_v) / edge <= cfg.outline_half_max
-            and shape.strength >= cfg.outline_strength_min)
+            and max(shape.half_u, shape.half_v) / edge <= cfg.outline_half_max)
 
 
 def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
