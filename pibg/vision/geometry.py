@@ -324,8 +324,14 @@ class VisionConfig:
     #: in a second layer, when the whole board is read at once.
     tray_sigma: float = 0.6
     #: A frame is unreadable when the rule of 15 leaves this many more or fewer checkers in a
-    #: tray than a clear tray reading shows.
+    #: tray than a clear tray reading shows: one of at least ``tray_clear`` when the rest
+    #: leaves more (checkers hidden: an arm), of at least ``tray_clear_over`` when it leaves
+    #: fewer. A pile is measured by its length, and its far end is its least sure part (the
+    #: last checker's face and, under a low lamp, its shadow lengthen it), so a tray showing
+    #: too many must end plainly before it outweighs 24 points read clearly.
     tray_conflict: float = 1.5
+    tray_clear: float = 0.6
+    tray_clear_over: float = 0.8
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0

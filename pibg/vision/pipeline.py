@@ -190,7 +190,8 @@ class Vision:
         # The rule of 15 could only be kept against a clear tray: something hides checkers or
         # shows false ones (an arm, a sleeve): better no reading than a wrong one.
         for c, est, conf, off in ((B.WHITE, est_w, conf_w, off_w), (B.BLACK, est_b, conf_b, off_b)):
-            if abs(off - est) > cfg.tray_conflict and conf >= 0.6:
+            clear = cfg.tray_clear_over if est > off else cfg.tray_clear
+            if abs(off - est) > cfg.tray_conflict and conf >= clear:
                 name = "White" if c == B.WHITE else "Black"
                 return BoardObservation.unreadable(
                     f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
