@@ -153,20 +153,23 @@ def edge_map(cfg: VisionConfig, canon: Array) -> tuple[Array, float]:
     return np.asarray(mag > cfg.ring_edge * scale), scale
 
 
-def ring_index(cfg: VisionConfig, layout: Layout, centres: Array, shape: tuple[int, ...]
-               ) -> Array:
-    """Flat pixel indices (S, N, A) of circles round each centre: S shift/radius variants,
-    N centres, A angles. Computed once per board, then :func:`ring_scores` only gathers."""
+def ring_index(cfg: VisionConfig, layout: Layout, centres: Array, shape: tuple[int, ...],
+               steps: int | None = None) -> Array:
+    """Flat pixel indices (S, N, A) of circles round each centre: S shift/radius variants
+    (``steps`` shifts each way, default ``cfg.ring_steps``), N centres, A angles. Computed once
+    per board, then :func:`ring_scores` only gathers."""
     h, w = shape[:2]
     c = np.asarray(centres, np.float32).reshape(-1, 2)
     cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
     r0 = layout.checker_px / 2
     s = cfg.ring_shift * layout.u
     out = []
+    n = cfg.ring_steps if steps is None else steps
+    shifts = [i * s for i in range(-n, n + 1)]
     for dr in (-cfg.ring_radius_slack, 0.0, cfg.ring_radius_slack):
         rr = r0 * (1.0 + dr)
-        for dx in (-s, 0.0, s):
-            for dy in (-s, 0.0, s):
+        for dx in shifts:
+            for dy in shifts:
                 xi = np.clip(np.rint(c[:, 0, None] + dx + rr * cos[None]), 0, w - 1)
                 yi = np.clip(np.rint(c[:, 1, None] + dy + rr * sin[None]), 0, h - 1)
                 out.append(yi.astype(np.intp) * w + xi.astype(np.intp))

@@ -335,8 +335,13 @@ class VisionConfig:
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0
-    #: Ring search: shift (point widths) and relative radius slack.
+    #: Ring search: shift (point widths) and relative radius slack; the circle is tried at
+    #: -steps..steps shifts each way. A calibration made without a starting position guesses
+    #: the board's proportions from a profile, so its checkers' places are less sure and the
+    #: search goes wider (``ring_steps_rough``).
     ring_shift: float = 0.075
+    ring_steps: int = 1
+    ring_steps_rough: int = 2
     ring_radius_slack: float = 0.1
     #: A circle sample counts as an edge above this many times the median gradient.
     ring_edge: float = 1.5

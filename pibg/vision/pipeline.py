@@ -83,8 +83,11 @@ class Vision:
         self._bar_lab = B.to_lab(cal.bar_bg)
         self._rail_places = self._layout.rail_places()
         w, h = self._layout.size
-        self._ring_idx = B.ring_index(self.config, self._layout, self._slots, (h, w))
-        self._bar_ring_idx = B.ring_index(self.config, self._layout, self._bar_slots, (h, w))
+        # Without a starting position (checker_radius_px 0) checkers' places are guesses.
+        steps = self.config.ring_steps if cal.checker_radius_px else self.config.ring_steps_rough
+        self._ring_idx = B.ring_index(self.config, self._layout, self._slots, (h, w), steps)
+        self._bar_ring_idx = B.ring_index(self.config, self._layout, self._bar_slots, (h, w),
+                                          steps)
         self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
         # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
         self._cube_seen: tuple[Array, int | None, float] | None = None
