@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import cv2
 import numpy as np
@@ -30,7 +31,7 @@ def test_dev0_session_reads_mostly_right() -> None:
     assert right / total > 0.95
 
 
-def _session(name: str) -> tuple[Vision, list[tuple[str, dict]]]:
+def _session(name: str) -> tuple[Vision, list[tuple[str, dict[str, Any]]]]:
     root = shared_path("renders", "dev")
     corners = json.loads((root / f"{name}_00_start.json").read_text())["gt"]["board_corners"]
     vision = Vision.from_start_frame(cv2.imread(str(root / f"{name}_00_start.jpg")),
