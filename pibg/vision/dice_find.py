@@ -94,7 +94,7 @@ def _read_crop_once(
     if best is not None and value >= 2:
         extra = _extra_pips(blobs, best, die_work, cfg)
         if extra:
-            best = dataclasses.replace(best, extra_pips=extra)
+            best = dataclasses.replace(best, extra_pips=len(extra), extra_at=tuple(extra))
     return value, conf, best, fits, scale, origin
 
 
@@ -144,13 +144,15 @@ def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
 
 
 def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_work: float,
-                cfg: DiceConfig) -> int:
-    """Pips of the winning size seen beside the read face: a second face shows (cocked die).
+                cfg: DiceConfig) -> list[tuple[float, float]]:
+    """Pips of the winning size seen beside the read face (where they lie): a second face
+    shows (cocked die).
 
     A flat die seen from above shows its sides at a grazing angle at most, where pips are
-    thin slivers; a leaning die shows a second face squarely enough for round pips.
+    thin slivers; a leaning die shows a second face squarely enough for round pips. Far
+    from the camera a flat die's near side shows round pips too (see ``_second_face``).
     """
-    n = 0
+    n: list[tuple[float, float]] = []
     cx, cy = fit.centre
     for x, y, area, roundness in blobs:
         if roundness < cfg.extra_roundness:
@@ -161,7 +163,27 @@ def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_w
         if min(math.hypot(x - px, y - py) for px, py in fit.pips) < 0.25 * die_work:
             continue
         if 1.0 / cfg.extra_area_ratio <= area / max(fit.pip_area, 1.0) <= cfg.extra_area_ratio:
-            n += 1
+            n.append((x, y))
+    return n
+
+
+def _second_face(spots: list[tuple[float, float]], x: float, y: float,
+                 nadir: tuple[float, float] | None, cfg: DiceConfig) -> int:
+    """How many pips beside a face at (x, y) may be a second face's: those on the side facing
+    the point below the camera are the flat die's own side, seen from there (in the top-down
+    view a die's top face leans away from that point, and the side facing it shows between
+    the top face and the die's foot)."""
+    if nadir is None:
+        return len(spots)
+    ix, iy = nadir[0] - x, nadir[1] - y
+    r = math.hypot(ix, iy)
+    if r < 1e-6:
+        return len(spots)
+    n = 0
+    for sx, sy in spots:
+        dx, dy = sx - x, sy - y
+        cos = (dx * ix + dy * iy) / max(math.hypot(dx, dy) * r, 1e-9)
+        n += cos < cfg.side_cos
     return n
 
 
@@ -338,15 +360,17 @@ def find_dice(
     surface_mask: Mask | None = None,
     config: DiceConfig = DEFAULT_CONFIG,
     crop: CropFn | None = None,
+    nadir: tuple[float, float] | None = None,
 ) -> list[DieRead]:
     """Every die lying in a top-down BGR view of the playing surface.
 
     ``die_px`` is the expected edge of a die in this image's pixels (or several sizes to try,
     likeliest first); ``surface_mask`` (non-zero where dice may lie) limits the search;
     ``crop`` cuts a square of the view from a sharper source for reading (default: the view
-    itself). Each die is reported with its value, its centre in this image's pixel
-    coordinates, ``flat=False`` when its top face is not a square of the expected size (a
-    cocked die) and a confidence; strongest first.
+    itself); ``nadir`` is the point straight below the camera in this image, when known (a
+    flat die shows the side facing it, pips and all). Each die is reported with its value,
+    its centre in this image's pixel coordinates, ``flat=False`` when its top face is not a
+    square of the expected size (a cocked die) and a confidence; strongest first.
 
     >>> board = np.full((200, 300, 3), (40, 90, 30), np.uint8)
     >>> die = draw_die(4, size=30, angle=10.0, background=(40, 90, 30))
@@ -361,14 +385,14 @@ def find_dice(
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
-        found = _find_at(image, size, surface_mask, config, crop)
+        found = _find_at(image, size, surface_mask, config, crop, nadir)
         if found:
             return found
     return []
 
 
 def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
-             crop: CropFn) -> list[DieRead]:
+             crop: CropFn, nadir: tuple[float, float] | None = None) -> list[DieRead]:
     """The dice of edge ``size`` (view pixels)."""
     found: list[DieRead] = []
     half = cfg.crop_half * size
@@ -404,7 +428,9 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                                                  origin[1] + half, half, best, cfg))
         if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
             continue
-        flat = ((best.extra_pips < cfg.extra_pips_cocked or _square_pips(value, fits, cfg))
+        beside = [(origin[0] + px / scale, origin[1] + py / scale) for px, py in best.extra_at]
+        flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
+                 or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)

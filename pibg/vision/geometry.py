@@ -283,6 +283,43 @@ def to_image(h_inv: Array, pts: Array) -> Array:
     return np.asarray(cv2.perspectiveTransform(p, h_inv), np.float64).reshape(-1, 2)
 
 
+def camera_nadir(h_ideal: Array, image_size: tuple[int, int]) -> tuple[float, float] | None:
+    """The point of the board straight below the camera, in canonical pixels, from the
+    homography (ideal image -> canonical) alone, or None when it cannot be told.
+
+    A pinhole with square pixels and its principal point at the image centre sees the plane
+    through ``K [r1 r2 t]``; r1 and r2 being orthogonal and of equal length gives the focal
+    length (Zhang's planar calibration with one unknown), and then the camera's centre
+    ``-R^T t``. Things standing on the board lean away from this point in the top-down view:
+    a flat die shows the side facing it.
+
+    >>> g = np.array([[1.0, 0, 100], [0, 1, 50], [0, 0, 1]])  # straight down: ill-posed
+    >>> camera_nadir(np.linalg.inv(g), (200, 100)) is None
+    True
+    """
+    w, h = image_size
+    g = np.asarray(np.linalg.inv(np.asarray(h_ideal, np.float64)), np.float64)
+    centre = np.array([[1.0, 0.0, -(w - 1) / 2], [0.0, 1.0, -(h - 1) / 2], [0.0, 0.0, 1.0]])
+    a = centre @ g
+    g1, g2 = a[:, 0], a[:, 1]
+    cands = []
+    for num, den in ((-(g1[0] * g2[0] + g1[1] * g2[1]), g1[2] * g2[2]),
+                     (g2[0] ** 2 + g2[1] ** 2 - g1[0] ** 2 - g1[1] ** 2, g1[2] ** 2 - g2[2] ** 2)):
+        if abs(den) > 1e-12 and num / den > 0:
+            cands.append(num / den)
+    if not cands:
+        return None
+    f = float(np.sqrt(np.median(cands)))
+    m = np.diag([1.0 / f, 1.0 / f, 1.0]) @ a
+    scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+    r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+    rot = np.stack([r1, r2, np.cross(r1, r2)], 1)
+    c = -rot.T @ t
+    if not np.all(np.isfinite(c)):
+        return None
+    return float(c[0]), float(c[1])
+
+
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
     """Every threshold of the vision stages in one place (distances are in Lab units)."""

@@ -27,6 +27,7 @@ from pibg.vision.geometry import (
     Layout,
     VisionConfig,
     WhiteHome,
+    camera_nadir,
     canonical_maps,
     distort,
     to_image,
@@ -77,6 +78,7 @@ class Vision:
         if cal.distortion:
             self._maps = canonical_maps(self._h, cal.layout, cal.distortion, cal.image_size)
         self._slots = self._layout.point_slots()
+        self._nadir = camera_nadir(self._h, cal.image_size)
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         cal = self.calibration
         self._bg_lab = B.to_lab(cal.points_bg)
@@ -316,7 +318,8 @@ class Vision:
         chosen = None
         try:
             for size in sizes:
-                got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop)
+                got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
+                                 nadir=self._nadir)
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
                 key = (min(flat, 2) - max(0, len(got) - 2), size == last,

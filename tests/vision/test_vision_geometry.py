@@ -11,6 +11,7 @@ from pibg.vision.geometry import (
     PROFILES,
     WHITE_HOMES,
     Layout,
+    camera_nadir,
     canonical_corner_order,
     homography,
     profile_for_aspect,
@@ -63,3 +64,23 @@ def test_profile_for_aspect_picks_the_nearest_shape() -> None:
 def test_die_is_three_quarters_of_a_checker() -> None:
     lay = Layout(PROFILES["standard"])
     assert lay.die_px == pytest.approx(0.75 * lay.checker_px)
+
+
+@pytest.mark.parametrize(("tilt", "towards"), [(6.0, 0.0), (12.0, 135.0), (3.0, 250.0)])
+def test_camera_nadir_from_the_homography_alone(tilt: float, towards: float) -> None:
+    # A pinhole (focal 985 px, principal point at the centre of 1280 x 960) 700 units above
+    # the board at (300, 220), tilted: the board point below it is found from the homography.
+    f, (w, h) = 985.0, (1280, 960)
+    k = np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]])
+    a, b = np.radians(tilt), np.radians(towards)
+    axis = np.array([np.cos(b), np.sin(b), 0.0])
+    skew = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    tilt_r = np.eye(3) + np.sin(a) * skew + (1 - np.cos(a)) * skew @ skew
+    down = np.diag([1.0, -1.0, -1.0])  # looking straight down at the board
+    rot = tilt_r @ down
+    centre = np.array([300.0, 220.0, 700.0])
+    t = -rot @ centre
+    board_to_image = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+    got = camera_nadir(np.linalg.inv(board_to_image), (w, h))
+    assert got is not None
+    assert got == pytest.approx((300.0, 220.0), abs=0.5)

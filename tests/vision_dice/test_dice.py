@@ -333,9 +333,9 @@ def test_read_die_render_crops(shared: Shared) -> None:
 
 
 #: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
-#: board, glare): 50 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 before
+#: board, glare): 53 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 before
 #: this floor was set), a little slack for other OpenCV builds.
-GAME_FLAT_FLOOR = 48
+GAME_FLAT_FLOOR = 51
 
 
 def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
@@ -373,3 +373,28 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
     assert flat == 80
     assert right >= GAME_FLAT_FLOOR
     assert cocked_flat == 0 and false == 0
+
+
+def _die_with_side_below(value: int, side: int) -> Image:
+    """A flat die's top face with, just below it, another face seen aslant (foreshortened to
+    80 %): the near side of a die far from the camera, or a leaning die's second face."""
+    board = _board()
+    _paste(board, draw_die(value, size=30, angle=0.0, background=BOARD_BGR), 200, 150)
+    face = draw_die(side, size=30, angle=0.0, background=BOARD_BGR)
+    aslant = cv2.resize(face, (face.shape[1], int(face.shape[0] * 0.8)),
+                        interpolation=cv2.INTER_AREA)
+    cut = aslant[int(aslant.shape[0] * 0.12):]  # its edge joins the top face's
+    _paste(board, cut, 200, 165 + cut.shape[0] // 2)
+    return board
+
+
+def test_pips_on_the_side_facing_the_camera_are_the_flat_dies_own() -> None:
+    board = _die_with_side_below(3, 4)
+    # the camera stands beyond the bottom of the view: a flat die shows that side
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, nadir=(200.0, 1000.0))] == [
+        (3, True)]
+    # the camera beyond the top: the die shows a face it cannot show lying flat
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, nadir=(200.0, -800.0))] == [
+        (3, False)]
+    # nothing known of the camera: pips beside a face mean a cocked die
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30)] == [(3, False)]
