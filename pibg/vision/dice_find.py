@@ -260,12 +260,16 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
     faces = _face_sizes(fits, scale, die_px)
     if not faces:
         return True
-    # a region holding more than the top face stands for the top face's own outline
-    top_square = (face is not None and any(sh >= cfg.merged_face_short for _, sh, _ in faces)
+    # a region holding more than the top face, or cut short across (by glare or a point's
+    # stripe), stands for the top face's own outline
+    def odd(sh: float) -> bool:
+        return sh >= cfg.merged_face_short or sh < cfg.flat_size_min
+
+    top_square = (face is not None and any(odd(sh) for _, sh, _ in faces)
                   and face().aspect <= cfg.top_face_aspect_max)
     good = sum(
         1 for lo, sh, fill in faces
-        if (top_square if sh >= cfg.merged_face_short else
+        if (top_square if odd(sh) else
             cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
             and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min)
     )
