@@ -338,8 +338,10 @@ class VisionConfig:
     rail_chroma: float = 12.0
     #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two
     #: dice cover at most four places; seven places like neither board nor checker are
-    #: something else over the board.
-    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (0, 7))
+    #: something else over the board. An arm reaching in crosses the frame: with four places
+    #: of the frame changed, four such places are enough (a dim lamp shifts up to eight places
+    #: of a dark frame, but then leaves the points alone).
+    hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (4, 4), (0, 7))
     #: Lens distortion searched at calibration (half-diagonal units), and how much sharper the
     #: checkers' edges must line up to accept one rather than none.
     lens_k_min: float = -0.3

@@ -93,3 +93,18 @@ def test_real_tournament_boards_read_from_their_corners() -> None:
     _lines, right, total = bench.run_photos(root.parents[1])
     assert total == 181
     assert right >= 170
+
+
+def test_an_arm_reaching_in_is_reported_with_the_board_found_automatically() -> None:
+    # m023g1_054: an arm crosses the frame. Calibrated on the corners found automatically it
+    # changes five places of the frame and five checker places look like neither board nor
+    # checker (six with the labelled corners): not readable, rather than a wrong count.
+    from pibg.vision.calibrate import find_board
+    from pibg.vision.geometry import VisionConfig
+
+    frames = shared_path("renders", "game", "frames")
+    start = cv2.imread(str(frames / "m023g1_000.jpg"))
+    vision = Vision.from_start_frame(start, find_board(VisionConfig(), start))
+    obs = vision.observe(cv2.imread(str(frames / "m023g1_054.jpg")))
+    assert not obs.readable
+    assert "hand or arm" in (obs.reason or "")
