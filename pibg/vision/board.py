@@ -399,14 +399,25 @@ def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotRea
                         cat(reading.d_black, bar_read.d_black)))
 
 
-def _option_scores(cum: Array, reading: SlotReading) -> Array:
-    """(24, 2K+1) log-score of each point's options: empty, White 1..K, Black 1..K."""
+def _option_scores(cum: Array, reading: SlotReading, place_clip: float | None = None) -> Array:
+    """(24, 2K+1) log-score of each point's options: empty, White 1..K, Black 1..K.
+
+    A run's colour: with ``place_clip`` each of its places must look that colour (White vs
+    Black evidence per place, clipped to +-``place_clip``, summed): a point holds one colour
+    only, so a run of White over a place plainly Black pays for it (an empty light point
+    next to a lone Black checker is no second White one). Without it, the evidence summed
+    over the run decides."""
     n_pts, k1 = cum.shape
     k = k1 - 1
-    cev = np.cumsum(0.5 * (reading.d_black - reading.d_white), 1)  # (24, K): White vs Black
-    e = np.clip(cev, -30.0, 30.0)
-    log_w = -np.logaddexp(0.0, -e)  # log sigmoid(e)
-    log_b = -np.logaddexp(0.0, e)
+    ev = 0.5 * (reading.d_black - reading.d_white)  # (24, K): White vs Black
+    if place_clip is not None:
+        e = np.clip(ev, -place_clip, place_clip)
+        log_w = np.cumsum(-np.logaddexp(0.0, -e), 1)  # sum of log sigmoid
+        log_b = np.cumsum(-np.logaddexp(0.0, e), 1)
+    else:
+        e = np.clip(np.cumsum(ev, 1), -30.0, 30.0)
+        log_w = -np.logaddexp(0.0, -e)  # log sigmoid(e)
+        log_b = -np.logaddexp(0.0, e)
     out = np.empty((n_pts, 2 * k + 1), np.float64)
     out[:, 0] = cum[:, 0]
     out[:, 1:k + 1] = cum[:, 1:] + log_w
@@ -473,7 +484,7 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     """
     n_pts, k1 = cum.shape
     k = k1 - 1
-    opts = _option_scores(cum, reading).astype(np.float32)
+    opts = _option_scores(cum, reading, cfg.colour_place_clip).astype(np.float32)
     n_opt = 2 * k + 1
     nxt_idx, prv_idx = _transitions(k)
     n_st = nxt_idx.shape[1]

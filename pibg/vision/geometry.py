@@ -374,6 +374,8 @@ class VisionConfig:
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0
+    #: Per-place clip of a run's colour evidence (see ``board._option_scores``).
+    colour_place_clip: float | None = 6.0
     #: Ring search: shift (point widths) and relative radius slack; the circle is tried at
     #: -steps..steps shifts each way. A calibration made without a starting position guesses
     #: the board's proportions from a profile, so its checkers' places are less sure and the

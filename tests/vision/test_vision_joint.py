@@ -91,3 +91,22 @@ def test_a_full_point_may_hide_one_more_than_the_tray_leaves():
     assert reads[5].count == 5
     assert reads[5].prob(6) == pytest.approx(B.HIDDEN_DOUBT, rel=0.05)
     assert reads[7].prob(4) < 0.01  # a point that is not full hides nothing
+
+
+def test_a_run_holds_one_colour_so_a_light_empty_place_is_no_second_white_checker() -> None:
+    # Point 16 holds one Black checker. Its next place is an empty point of a light colour,
+    # which looks like a White checker and shows a little rim (a neighbour's): summed over a
+    # run of two, the colour says White. But the first place is plainly Black, and a point
+    # holds one colour: the reading is one Black checker, not two White.
+    white = {6: 5, 8: 3, 13: 5}  # and two hidden on a full point
+    black = {1: -2, 12: -5, 17: -3, 19: -4}
+    logits, reading = _evidence(white | black, {})
+    logits[15, 0], reading.d_black[15, 0], reading.d_white[15, 0] = 6.0, 0.0, 34.0
+    logits[15, 1], reading.d_black[15, 1], reading.d_white[15, 1] = 3.4, 56.0, 1.0
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    signed = [r.count for r in B.joint_point_reads(jr, K)]
+    assert signed[15] == -1
+    assert sum(-v for v in signed if v < 0) == 15
+    assert jr.hidden == {B.WHITE: 2, B.BLACK: 0}
