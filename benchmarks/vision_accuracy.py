@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -249,7 +250,8 @@ def main() -> int:
 
 
 def _pct(a: int, b: int) -> str:
-    return "-" if b == 0 else f"{100.0 * a / b:.1f}%"
+    """A share to two decimals, never rounded up onto a target (99.49 % is not 99.5 %)."""
+    return "-" if b == 0 else f"{math.floor(10000.0 * a / b) / 100:.2f}%"
 
 
 if __name__ == "__main__":
