@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -487,30 +487,48 @@ def find_board(cfg: VisionConfig, image: Array) -> Array:
     corners = find_marker_corners(image)
     if corners is not None:
         return corners
-    found = _checker_circles(image)
-    if found is None or len(found) < 12:
+    seen = 0
+    # The circles are looked for with strict edge thresholds first, then with looser ones
+    # (a dark checker on a dark board has faint edges; the grain of a wooden board then
+    # makes circles too). Of the layouts fitted, the two whose checkers' rims are sharpest
+    # are refined, and the board is the one whose rims come out sharpest, by a margin no
+    # wrong board reaches (right ones: 0.65 or more; wrong ones: 0.4 at most).
+    for strong, votes in cfg.start_circles:
+        found = _checker_circles(image, strong, votes)
+        if found is None:
+            continue
+        seen = max(seen, len(found))
+        cands = []
+        for prof in PROFILES.values():
+            margin = _rim_margin(cfg, image, Layout(prof))
+            for mirrored in (False, True):
+                fit = _fit_start_layout(found, Layout(prof), mirrored)
+                if fit is not None and fit[0] >= cfg.start_fit_min:
+                    cands.append((margin(fit[1]), fit[1], prof))
+        best: tuple[float, Array] | None = None
+        for _m, corners, prof in sorted(cands, key=lambda t: -t[0])[:2]:
+            refined, rims = _refine_corners(cfg, image, corners, Layout(prof))
+            if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
+                best = (rims, refined)
+        if best is not None:
+            return best[1]
+    if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "
             "x,y;x,y;x,y;x,y (TL;TR;BR;BL) or lay the printed markers at the corners")
-    best: tuple[int, Array, BoardProfile] | None = None
-    for prof in PROFILES.values():
-        for mirrored in (False, True):
-            fit = _fit_start_layout(found, Layout(prof), mirrored)
-            if fit is not None and (best is None or fit[0] > best[0]):
-                best = (fit[0], fit[1], prof)
-    if best is None or best[0] < 10:
-        raise BoardNotFoundError(
-            "board not found automatically (the checkers do not make a starting position): "
-            "pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
-    return _refine_corners(cfg, image, best[1], Layout(best[2]))
+    raise BoardNotFoundError(
+        "board not found automatically (the checkers do not make a starting position): "
+        "pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
 
 
-def _checker_circles(image: Array) -> Array | None:
+def _checker_circles(image: Array, strong: int = 100, votes: int = 25) -> Array | None:
+    """Checker-sized circles (x, y, r): Hough circles with Canny's upper threshold
+    ``strong`` and ``votes`` accumulator votes, of about the median radius."""
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
     w = image.shape[1]
     rmin, rmax = int(w * 0.3 / 28), int(w * 0.95 / 28)
-    c = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=rmin * 1.6, param1=100,
-                         param2=25, minRadius=rmin, maxRadius=rmax)
+    c = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=rmin * 1.6, param1=strong,
+                         param2=votes, minRadius=rmin, maxRadius=rmax)
     if c is None:
         return None
     c = np.asarray(c[0], np.float64)
@@ -562,12 +580,12 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
     return score, np.asarray(corners, np.float64)
 
 
-def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Layout) -> Array:
-    """Move each corner by a few pixels while the checkers' round edges get sharper."""
+def _rim_margin(cfg: VisionConfig, image: Array, layout: Layout) -> Callable[[Array], float]:
+    """Corners -> how much sharper the checkers' rims are at the starting position's checker
+    places than at its empty ones. Rings exactly where the checkers should be (no search
+    round them), closed all round: the margin rises only as the corners come right."""
     slots = layout.point_slots()
     w, h = layout.size
-    # Rings exactly where the checkers should be (no search round them), closed all round:
-    # the score then rises only as the corners come right.
     index = B.ring_index(replace(cfg, ring_shift=0.0), layout, slots, (h, w))
     occ = start_labels(layout.slots_per_point()) != B.EMPTY
 
@@ -579,6 +597,14 @@ def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Lay
             best = max(best, float(r[occ].mean() - r[~occ].mean()))
         return best
 
+    return score
+
+
+def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Layout
+                    ) -> tuple[Array, float]:
+    """Move each corner by a few pixels while the checkers' round edges get sharper; and
+    the rims' margin then (:func:`_rim_margin`)."""
+    score = _rim_margin(cfg, image, layout)
     c = np.asarray(corners, np.float64).copy()
     s = score(c)
     for step in (8.0, 4.0, 2.0):
@@ -593,7 +619,7 @@ def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Lay
                         s2 = score(c2)
                         if s2 > s + 1e-4:
                             c, s, improved = c2, s2, True
-    return c
+    return c, s
 
 
 def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,

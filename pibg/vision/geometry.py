@@ -348,6 +348,12 @@ class VisionConfig:
     lens_k_max: float = 0.1
     lens_k_step: float = 0.025
     lens_gain: float = 0.01
+    #: Finding the board: Hough passes (Canny's upper threshold, accumulator votes), strict
+    #: first; checkers of the starting position (of 30) that circles must match; how much
+    #: sharper the rims at the start's checker places must be than elsewhere.
+    start_circles: tuple[tuple[int, int], ...] = ((100, 25), (60, 30))
+    start_fit_min: int = 10
+    start_rims_min: float = 0.5
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal L difference between the two checker colours learnt at calibration.

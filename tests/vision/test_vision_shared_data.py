@@ -108,3 +108,19 @@ def test_an_arm_reaching_in_is_reported_with_the_board_found_automatically() -> 
     obs = vision.observe(cv2.imread(str(frames / "m023g1_054.jpg")))
     assert not obs.readable
     assert "hand or arm" in (obs.reason or "")
+
+
+@pytest.mark.parametrize("start", ["dev/dev0_00_start", "dev/dev1_00_start",
+                                   "dev/dev2_00_start", "dev/dev3_00_start",
+                                   "game/frames/m023g1_000"])
+def test_the_board_is_found_automatically_in_every_start_frame(start: str) -> None:
+    # No markers, no corners given: the checkers of the starting position find the board.
+    # dev1's dark checkers on a dark board need the looser circle pass (they were not found
+    # before it). Within 12 pixels of the labelled corners (about a third of a checker).
+    from pibg.vision.calibrate import find_board
+    from pibg.vision.geometry import VisionConfig
+
+    path = shared_path("renders", *start.split("/")[:-1]) / (start.split("/")[-1] + ".jpg")
+    label = np.asarray(json.loads(path.with_suffix(".json").read_text())["gt"]["board_corners"])
+    corners = find_board(VisionConfig(), cv2.imread(str(path)))
+    assert float(np.abs(corners - label).max()) < 12.0
