@@ -548,14 +548,30 @@ def _share_marginal(hidden: int, points: int) -> dict[int, float]:
     return {e: w / total for e, w in ways.items() if w}
 
 
-def joint_point_reads(jr: JointRead, k: int) -> tuple[RegionRead, ...]:
+#: How much weaker (share of the circle) the rims of a full point's first two places must be
+#: than every other full point's of its colour for the checkers hidden in a second layer to
+#: be put there (a stack seen from a low, wide lens shows its rims off the places).
+STACK_CLEAR = 0.25
+
+
+def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
+                      ) -> tuple[RegionRead, ...]:
     """A RegionRead per point from the max-marginals. Checkers hidden in a second layer could
     be on any full point of their colour: each full point gets the number it holds under
     every way of sharing them out being as likely (the referee's legal plays settle which),
-    with a little doubt about the total."""
+    with a little doubt about the total.
+
+    ``rims`` (per point, the rim evidence of its first two places) may tell: a checker
+    stacked on another stands higher, and from a low camera with a wide lens its rim is no
+    longer where a lone checker's would be. Full points whose rims are clearly weaker than
+    every other's of their colour (by ``STACK_CLEAR``) share the hidden checkers alone."""
     extra: dict[int, dict[int, float]] = {}
     for c in (WHITE, BLACK):
         full = [p for p in range(len(jr.run)) if jr.colour[p] == c and jr.run[p] >= k]
+        if rims is not None and len(full) >= 2:
+            weak = [p for p in full if all(float(rims[p]) + STACK_CLEAR <= float(rims[q])
+                                           for q in full if q != p)]
+            full = weak or full
         h = int(jr.hidden[c])
         if h > 0 and full:
             share, rest = divmod(h, len(full))

@@ -202,7 +202,8 @@ class Vision:
                     f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
                     f"leaves {off} (something over the board?)")
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
-        all_reads = B.joint_point_reads(jr, k)
+        rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
+        all_reads = B.joint_point_reads(jr, k, rims)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube, cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
                                        (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)

@@ -110,3 +110,20 @@ def test_a_run_holds_one_colour_so_a_light_empty_place_is_no_second_white_checke
     assert signed[15] == -1
     assert sum(-v for v in signed if v < 0) == 15
     assert jr.hidden == {B.WHITE: 2, B.BLACK: 0}
+
+
+def test_hidden_checkers_go_to_the_full_point_whose_rims_show_a_stack() -> None:
+    # Black's 1-point and 5-point are full and two Black checkers are hidden. Seen from a
+    # low, wide lens the 1-point's first two rims are off their places (a stack stands
+    # higher): both hidden checkers are put there. With no such sign they are shared.
+    white = {6: 5, 8: 3, 13: 5, 24: 2}
+    black = {1: -5, 5: -5, 12: -3}
+    jr = _joint(white | black, ((0.0, 0.9), (0.0, 0.9)))
+    assert jr.hidden == {B.WHITE: 0, B.BLACK: 2}
+    rims = np.full(len(jr.run), 0.85)
+    rims[0] = 0.25
+    stacked = [r.count for r in B.joint_point_reads(jr, K, rims)]
+    assert stacked[0] == -7 and stacked[4] == -5
+    shared = [r.count for r in B.joint_point_reads(jr, K, np.full(len(jr.run), 0.85))]
+    assert shared[0] == -6 and shared[4] == -6
+    assert [r.count for r in B.joint_point_reads(jr, K)] == shared
