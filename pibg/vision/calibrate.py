@@ -30,8 +30,10 @@ from pibg.vision.geometry import (
     Layout,
     VisionConfig,
     WhiteHome,
+    camera_centre,
     canonical_maps,
     homography,
+    lift,
     profile_for_aspect,
     to_image,
     undistort,
@@ -61,6 +63,11 @@ class Calibration:
     point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, BGR
     #: The lens's radial distortion (:func:`~pibg.vision.geometry.distort`); 0 for none.
     distortion: float = 0.0
+    #: How high (share of a checker's diameter) the checkers' rims are seen to stand on this
+    #: calibration's view of the board (:func:`~pibg.vision.geometry.lift`), learnt from the
+    #: starting position: a checker's height on the board's own corners, less on corners
+    #: found on the checkers' tops.
+    rim_lift: float = 0.0
 
     @property
     def layout(self) -> Layout:
@@ -99,6 +106,8 @@ class Calibration:
             f"checker_radius_px = {num(self.checker_radius_px)}",
             "# radial lens distortion (negative: a wide lens's barrel); 0 for none",
             f"distortion = {self.distortion:.4f}",
+            "# height (share of a checker's diameter) at which checkers' rims are looked for",
+            f"rim_lift = {self.rim_lift:.3f}",
             "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
             "",
             "[ring]",
@@ -157,7 +166,7 @@ class Calibration:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
-        _check_keys(data, _TOP_KEYS, source, "", optional={"distortion"})
+        _check_keys(data, _TOP_KEYS, source, "", optional={"distortion", "rim_lift"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -198,6 +207,7 @@ class Calibration:
                 point_colours=tuple((float(c[0]), float(c[1]), float(c[2]))
                                     for c in data["point_colours"]),
                 distortion=float(data.get("distortion", 0.0)),
+                rim_lift=float(data.get("rim_lift", 0.0)),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value: {exc}") from exc
@@ -208,7 +218,7 @@ class Calibration:
 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
-             "point_colours", "white", "black", "empty", "ring", "distortion"}
+             "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift"}
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -323,12 +333,36 @@ def _agreement(cfg: VisionConfig, canon: Array, layout: Layout, white: B.ColourM
     return float((reading.classes() == start_labels(layout.slots_per_point())).mean())
 
 
-def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
-               ) -> tuple[B.RingModel, B.RingModel]:
-    """Round-edge evidence on the starting position's checkers and on its empty places (on
-    the points, and on the bar)."""
+def learn_rim_lift(cfg: VisionConfig, canon: Array, layout: Layout,
+                   camera: tuple[float, float, float] | None) -> float:
+    """The height (share of a checker's diameter) at which the starting position's checkers'
+    rims stand out best from the empty places', in this view of the board: about a checker's
+    height when the corners are the board's own; less when they were found on the checkers'
+    tops (the automatic board finder's); 0 when the camera cannot be told."""
+    if camera is None:
+        return 0.0
     edges, _ = B.edge_map(cfg, canon)
     slots = layout.point_slots()
+    occ = start_labels(layout.slots_per_point()) != B.EMPTY
+    exact = replace(cfg, ring_shift=0.0)
+    best = (-9.0, 0.0)
+    for h in cfg.rim_lifts:
+        index = B.ring_index(exact, layout, lift(slots, camera, h * layout.checker_px),
+                             canon.shape)
+        r = B.ring_scores(edges, index, slots.shape[:-1], cfg.ring_rank)
+        best = max(best, (float(r[occ].mean() - r[~occ].mean()), h))
+    return best[1]
+
+
+def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout,
+               camera: tuple[float, float, float] | None = None, rim_lift: float = 0.0
+               ) -> tuple[B.RingModel, B.RingModel]:
+    """Round-edge evidence on the starting position's checkers and on its empty places (on
+    the points, and on the bar), looked for where checkers' rims are seen from ``camera``
+    at ``rim_lift`` checker diameters up (see :func:`~pibg.vision.geometry.lift`)."""
+    edges, _ = B.edge_map(cfg, canon)
+    top = rim_lift * layout.checker_px
+    slots = lift(layout.point_slots(), camera, top)
     r = B.ring_scores(edges, B.ring_index(cfg, layout, slots, canon.shape), slots.shape[:-1],
                       cfg.ring_rank)
     labels = start_labels(layout.slots_per_point())
@@ -340,7 +374,7 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout
         e = e if len(e) >= 3 else r[labels == B.EMPTY]
         empty.append((float(e.mean()), max(float(e.std()), floor)))
     occupied = (float(occ.mean()), max(float(occ.std()), floor))
-    bar_slots = np.stack([layout.bar_slots(True), layout.bar_slots(False)])
+    bar_slots = lift(np.stack([layout.bar_slots(True), layout.bar_slots(False)]), camera, top)
     rb = B.ring_scores(edges, B.ring_index(cfg, layout, bar_slots, canon.shape),
                        bar_slots.shape[:-1], cfg.ring_rank)
     bar = tuple((float(rb[:, k].mean()), max(float(rb[:, k].std()), floor, 0.1))
@@ -402,7 +436,9 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     n = min(len(t) for t in trays)
     tray = np.stack([t[:n] for t in trays])
     pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
-    ring, bar_ring = learn_ring(cfg, canon, layout)
+    camera = camera_centre(hm, (w, h))
+    rim_lift = learn_rim_lift(cfg, canon, layout, camera)
+    ring, bar_ring = learn_ring(cfg, canon, layout, camera, rim_lift)
     # Checker radius in image pixels, measured round point 1's first place.
     inv = np.linalg.inv(hm)
     cx, cy = layout.slot_centre(1, 0)
@@ -426,6 +462,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         checker_radius_px=radius if math.isfinite(radius) else 0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
         distortion=k_lens,
+        rim_lift=rim_lift,
     )
 
 

@@ -284,8 +284,34 @@ def to_image(h_inv: Array, pts: Array) -> Array:
 
 
 def camera_nadir(h_ideal: Array, image_size: tuple[int, int]) -> tuple[float, float] | None:
-    """The point of the board straight below the camera, in canonical pixels, from the
-    homography (ideal image -> canonical) alone, or None when it cannot be told.
+    """The point of the board straight below the camera, in canonical pixels (see
+    :func:`camera_centre`), or None when it cannot be told.
+
+    >>> g = np.array([[1.0, 0, 100], [0, 1, 50], [0, 0, 1]])  # straight down: ill-posed
+    >>> camera_nadir(np.linalg.inv(g), (200, 100)) is None
+    True
+    """
+    c = camera_centre(h_ideal, image_size)
+    return None if c is None else (c[0], c[1])
+
+
+def lift(points: Array, camera: tuple[float, float, float] | None, height: float) -> Array:
+    """Where points of the board, raised by ``height`` (canonical pixels), are seen in the
+    top-down view from a camera at ``camera`` (x, y, height above the board): away from the
+    point below it, by ``height / (H - height)`` of their distance. A checker's top face
+    (its rim) lies there, not over its foot."""
+    p = np.asarray(points, np.float64)
+    if camera is None or camera[2] <= height:
+        return p
+    nadir = np.asarray(camera[:2], np.float64)
+    return np.asarray(p + (p - nadir) * (height / (camera[2] - height)), np.float64)
+
+
+def camera_centre(h_ideal: Array, image_size: tuple[int, int]
+                  ) -> tuple[float, float, float] | None:
+    """The camera's centre over the board: the point straight below it and its height, in
+    canonical pixels, from the homography (ideal image -> canonical) alone, or None when it
+    cannot be told.
 
     A pinhole with square pixels and its principal point at the image centre sees the plane
     through ``K [r1 r2 t]``; r1 and r2 being orthogonal and of equal length gives the focal
@@ -293,9 +319,6 @@ def camera_nadir(h_ideal: Array, image_size: tuple[int, int]) -> tuple[float, fl
     ``-R^T t``. Things standing on the board lean away from this point in the top-down view:
     a flat die shows the side facing it.
 
-    >>> g = np.array([[1.0, 0, 100], [0, 1, 50], [0, 0, 1]])  # straight down: ill-posed
-    >>> camera_nadir(np.linalg.inv(g), (200, 100)) is None
-    True
     """
     w, h = image_size
     g = np.asarray(np.linalg.inv(np.asarray(h_ideal, np.float64)), np.float64)
@@ -317,7 +340,7 @@ def camera_nadir(h_ideal: Array, image_size: tuple[int, int]) -> tuple[float, fl
     c = -rot.T @ t
     if not np.all(np.isfinite(c)):
         return None
-    return float(c[0]), float(c[1])
+    return float(c[0]), float(c[1]), abs(float(c[2]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +418,9 @@ class VisionConfig:
     #: Which of a circle's four arcs (0 = the weakest) stands for its edge evidence; -1: the
     #: whole circle's share.
     ring_rank: int = 0
+    #: Heights (share of a checker's diameter) tried for the checkers' rims at calibration
+    #: (``calibrate.learn_rim_lift``); a checker stands about 0.23 high.
+    rim_lifts: tuple[float, ...] = (0.0, 0.23)
     #: Lower bound on the spread of the learnt ring evidence.
     ring_sigma_floor: float = 0.08
     #: Weights and clips of the per-place log-odds.

@@ -27,9 +27,11 @@ from pibg.vision.geometry import (
     Layout,
     VisionConfig,
     WhiteHome,
+    camera_centre,
     camera_nadir,
     canonical_maps,
     distort,
+    lift,
     to_image,
 )
 
@@ -87,9 +89,12 @@ class Vision:
         w, h = self._layout.size
         # Without a starting position (checker_radius_px 0) checkers' places are guesses.
         steps = self.config.ring_steps if cal.checker_radius_px else self.config.ring_steps_rough
-        self._ring_idx = B.ring_index(self.config, self._layout, self._slots, (h, w), steps)
-        self._bar_ring_idx = B.ring_index(self.config, self._layout, self._bar_slots, (h, w),
-                                          steps)
+        top = cal.rim_lift * self._layout.checker_px
+        camera = camera_centre(self._h, cal.image_size)
+        self._ring_idx = B.ring_index(self.config, self._layout,
+                                      lift(self._slots, camera, top), (h, w), steps)
+        self._bar_ring_idx = B.ring_index(self.config, self._layout,
+                                          lift(self._bar_slots, camera, top), (h, w), steps)
         self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
         # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
         self._cube_seen: tuple[Array, int | None, float] | None = None

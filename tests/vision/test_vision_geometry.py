@@ -14,6 +14,7 @@ from pibg.vision.geometry import (
     camera_nadir,
     canonical_corner_order,
     homography,
+    lift,
     profile_for_aspect,
     to_image,
 )
@@ -84,3 +85,13 @@ def test_camera_nadir_from_the_homography_alone(tilt: float, towards: float) -> 
     got = camera_nadir(np.linalg.inv(board_to_image), (w, h))
     assert got is not None
     assert got == pytest.approx((300.0, 220.0), abs=0.5)
+
+
+def test_lift_moves_raised_points_away_from_the_point_below_the_camera() -> None:
+    camera = (300.0, 200.0, 700.0)
+    pts = np.array([[300.0, 200.0], [400.0, 200.0], [300.0, 50.0]])
+    got = lift(pts, camera, 7.0)
+    assert got[0] == pytest.approx([300.0, 200.0])            # straight below: not moved
+    assert got[1] == pytest.approx([400.0 + 100.0 * 7.0 / 693.0, 200.0])
+    assert got[2] == pytest.approx([300.0, 50.0 - 150.0 * 7.0 / 693.0])
+    assert lift(pts, None, 7.0) == pytest.approx(pts)          # camera unknown: as they are
