@@ -167,6 +167,8 @@ class DiceConfig:
     #: find_dice: a pip beside the face within this angle (cosine: 60 degrees) of the
     #: direction to the point below the camera is the flat die's own near side.
     side_cos: float = 0.5
+    #: find_dice: a flat die's near side is seen aslant: its pips no rounder than this.
+    side_roundness: float = 0.7
     extra_roundness: float = 0.5
     #: find_dice: ... unless four or more pips of the read face sit on a grid stretched at
     #: most this much (see ``_square_pips``).
@@ -239,9 +241,9 @@ class _Fit:
     #: Median pip area (working pixels).
     pip_area: float = 0.0
     #: Pip-like spots beside the face (find_dice only; see ``_extra_pips``), and where they
-    #: lie (working pixels).
+    #: lie (working pixels) and how round they are.
     extra_pips: int = 0
-    extra_at: tuple[tuple[float, float], ...] = field(default=())
+    extra_at: tuple[tuple[float, float, float], ...] = field(default=())
     #: The face region at this fit's level: (long side, short side, how much of its least
     #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc).
     face: tuple[float, float, float] | None = None

@@ -144,15 +144,15 @@ def _clutter(dist: FloatArray, fit: _Fit, die_work: float) -> float:
 
 
 def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_work: float,
-                cfg: DiceConfig) -> list[tuple[float, float]]:
-    """Pips of the winning size seen beside the read face (where they lie): a second face
-    shows (cocked die).
+                cfg: DiceConfig) -> list[tuple[float, float, float]]:
+    """Pips of the winning size seen beside the read face (where they lie, how round): a
+    second face shows (cocked die).
 
     A flat die seen from above shows its sides at a grazing angle at most, where pips are
     thin slivers; a leaning die shows a second face squarely enough for round pips. Far
     from the camera a flat die's near side shows round pips too (see ``_second_face``).
     """
-    n: list[tuple[float, float]] = []
+    n: list[tuple[float, float, float]] = []
     cx, cy = fit.centre
     for x, y, area, roundness in blobs:
         if roundness < cfg.extra_roundness:
@@ -163,16 +163,17 @@ def _extra_pips(blobs: list[tuple[float, float, float, float]], fit: _Fit, die_w
         if min(math.hypot(x - px, y - py) for px, py in fit.pips) < 0.25 * die_work:
             continue
         if 1.0 / cfg.extra_area_ratio <= area / max(fit.pip_area, 1.0) <= cfg.extra_area_ratio:
-            n.append((x, y))
+            n.append((x, y, roundness))
     return n
 
 
-def _second_face(spots: list[tuple[float, float]], x: float, y: float,
+def _second_face(spots: list[tuple[float, float, float]], x: float, y: float,
                  nadir: tuple[float, float] | None, cfg: DiceConfig) -> int:
     """How many pips beside a face at (x, y) may be a second face's: those on the side facing
-    the point below the camera are the flat die's own side, seen from there (in the top-down
-    view a die's top face leans away from that point, and the side facing it shows between
-    the top face and the die's foot)."""
+    the point below the camera, foreshortened (seen aslant: no rounder than
+    ``side_roundness``), are the flat die's own side, seen from there (in the top-down view a
+    die's top face leans away from that point, and the side facing it shows between the top
+    face and the die's foot). Round pips there are another face's: a larger die's, say."""
     if nadir is None:
         return len(spots)
     ix, iy = nadir[0] - x, nadir[1] - y
@@ -180,10 +181,10 @@ def _second_face(spots: list[tuple[float, float]], x: float, y: float,
     if r < 1e-6:
         return len(spots)
     n = 0
-    for sx, sy in spots:
+    for sx, sy, roundness in spots:
         dx, dy = sx - x, sy - y
         cos = (dx * ix + dy * iy) / max(math.hypot(dx, dy) * r, 1e-9)
-        n += cos < cfg.side_cos
+        n += cos < cfg.side_cos or roundness > cfg.side_roundness
     return n
 
 
@@ -432,7 +433,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                                                  origin[1] + half, half, best, cfg))
         if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
             continue
-        beside = [(origin[0] + px / scale, origin[1] + py / scale) for px, py in best.extra_at]
+        beside = [(origin[0] + px / scale, origin[1] + py / scale, rd)
+                  for px, py, rd in best.extra_at]
         flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
                  or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))

@@ -377,11 +377,11 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
 
 def _die_with_side_below(value: int, side: int) -> Image:
     """A flat die's top face with, just below it, another face seen aslant (foreshortened to
-    80 %): the near side of a die far from the camera, or a leaning die's second face."""
+    55 %): the near side of a die far from the camera, or a leaning die's second face."""
     board = _board()
     _paste(board, draw_die(value, size=30, angle=0.0, background=BOARD_BGR), 200, 150)
     face = draw_die(side, size=30, angle=0.0, background=BOARD_BGR)
-    aslant = cv2.resize(face, (face.shape[1], int(face.shape[0] * 0.8)),
+    aslant = cv2.resize(face, (face.shape[1], int(face.shape[0] * 0.55)),
                         interpolation=cv2.INTER_AREA)
     cut = aslant[int(aslant.shape[0] * 0.12):]  # its edge joins the top face's
     _paste(board, cut, 200, 165 + cut.shape[0] // 2)
@@ -389,7 +389,7 @@ def _die_with_side_below(value: int, side: int) -> Image:
 
 
 def test_pips_on_the_side_facing_the_camera_are_the_flat_dies_own() -> None:
-    board = _die_with_side_below(3, 4)
+    board = _die_with_side_below(3, 6)
     # the camera stands beyond the bottom of the view: a flat die shows that side
     assert [(d.value, d.flat) for d in find_dice(board, die_px=30, nadir=(200.0, 1000.0))] == [
         (3, True)]
