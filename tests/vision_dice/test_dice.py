@@ -375,13 +375,14 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
     assert cocked_flat == 0 and false == 0
 
 
-def _die_with_side_below(value: int, side: int) -> Image:
+def _die_with_side_below(value: int, side: int, squash: float = 0.55) -> Image:
     """A flat die's top face with, just below it, another face seen aslant (foreshortened to
-    55 %): the near side of a die far from the camera, or a leaning die's second face."""
+    ``squash``): the near side of a die far from the camera, or a leaning die's second
+    face."""
     board = _board()
     _paste(board, draw_die(value, size=30, angle=0.0, background=BOARD_BGR), 200, 150)
     face = draw_die(side, size=30, angle=0.0, background=BOARD_BGR)
-    aslant = cv2.resize(face, (face.shape[1], int(face.shape[0] * 0.55)),
+    aslant = cv2.resize(face, (face.shape[1], int(face.shape[0] * squash)),
                         interpolation=cv2.INTER_AREA)
     cut = aslant[int(aslant.shape[0] * 0.12):]  # its edge joins the top face's
     _paste(board, cut, 200, 165 + cut.shape[0] // 2)
@@ -398,3 +399,11 @@ def test_pips_on_the_side_facing_the_camera_are_the_flat_dies_own() -> None:
         (3, False)]
     # nothing known of the camera: pips beside a face mean a cocked die
     assert [(d.value, d.flat) for d in find_dice(board, die_px=30)] == [(3, False)]
+
+
+def test_round_pips_beside_a_face_are_a_second_face_wherever_the_camera_is() -> None:
+    # Foreshortened to 80 % only, the pips below are round: a face seen nearly square on (a
+    # leaning die's, or a larger die's), not a flat die's side seen aslant.
+    board = _die_with_side_below(3, 4, squash=0.8)
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, nadir=(200.0, 1000.0))] == [
+        (3, False)]
