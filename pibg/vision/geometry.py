@@ -283,18 +283,6 @@ def to_image(h_inv: Array, pts: Array) -> Array:
     return np.asarray(cv2.perspectiveTransform(p, h_inv), np.float64).reshape(-1, 2)
 
 
-def camera_nadir(h_ideal: Array, image_size: tuple[int, int]) -> tuple[float, float] | None:
-    """The point of the board straight below the camera, in canonical pixels (see
-    :func:`camera_centre`), or None when it cannot be told.
-
-    >>> g = np.array([[1.0, 0, 100], [0, 1, 50], [0, 0, 1]])  # straight down: ill-posed
-    >>> camera_nadir(np.linalg.inv(g), (200, 100)) is None
-    True
-    """
-    c = camera_centre(h_ideal, image_size)
-    return None if c is None else (c[0], c[1])
-
-
 def lift(points: Array, camera: tuple[float, float, float] | None, height: float) -> Array:
     """Where points of the board, raised by ``height`` (canonical pixels), are seen in the
     top-down view from a camera at ``camera`` (x, y, height above the board): away from the
@@ -316,9 +304,12 @@ def camera_centre(h_ideal: Array, image_size: tuple[int, int]
     A pinhole with square pixels and its principal point at the image centre sees the plane
     through ``K [r1 r2 t]``; r1 and r2 being orthogonal and of equal length gives the focal
     length (Zhang's planar calibration with one unknown), and then the camera's centre
-    ``-R^T t``. Things standing on the board lean away from this point in the top-down view:
-    a flat die shows the side facing it.
+    ``-R^T t``. Things standing on the board lean away from the point below it in the
+    top-down view: a flat die shows the side facing it, a checker's rim is seen off its foot.
 
+    >>> g = np.array([[1.0, 0, 100], [0, 1, 50], [0, 0, 1]])  # straight down: ill-posed
+    >>> camera_centre(np.linalg.inv(g), (200, 100)) is None
+    True
     """
     w, h = image_size
     g = np.asarray(np.linalg.inv(np.asarray(h_ideal, np.float64)), np.float64)

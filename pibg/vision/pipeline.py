@@ -28,7 +28,6 @@ from pibg.vision.geometry import (
     VisionConfig,
     WhiteHome,
     camera_centre,
-    camera_nadir,
     canonical_maps,
     distort,
     lift,
@@ -80,7 +79,10 @@ class Vision:
         if cal.distortion:
             self._maps = canonical_maps(self._h, cal.layout, cal.distortion, cal.image_size)
         self._slots = self._layout.point_slots()
-        self._nadir = camera_nadir(self._h, cal.image_size)
+        # The camera over the board (from the homography): things standing on the board are
+        # seen leaning away from the point below it.
+        camera = camera_centre(self._h, cal.image_size)
+        self._nadir = camera[:2] if camera is not None else None
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         cal = self.calibration
         self._bg_lab = B.to_lab(cal.points_bg)
@@ -90,7 +92,6 @@ class Vision:
         # Without a starting position (checker_radius_px 0) checkers' places are guesses.
         steps = self.config.ring_steps if cal.checker_radius_px else self.config.ring_steps_rough
         top = cal.rim_lift * self._layout.checker_px
-        camera = camera_centre(self._h, cal.image_size)
         self._ring_idx = B.ring_index(self.config, self._layout,
                                       lift(self._slots, camera, top), (h, w), steps)
         self._bar_ring_idx = B.ring_index(self.config, self._layout,

@@ -11,7 +11,7 @@ from pibg.vision.geometry import (
     PROFILES,
     WHITE_HOMES,
     Layout,
-    camera_nadir,
+    camera_centre,
     canonical_corner_order,
     homography,
     lift,
@@ -68,7 +68,7 @@ def test_die_is_three_quarters_of_a_checker() -> None:
 
 
 @pytest.mark.parametrize(("tilt", "towards"), [(6.0, 0.0), (12.0, 135.0), (3.0, 250.0)])
-def test_camera_nadir_from_the_homography_alone(tilt: float, towards: float) -> None:
+def test_camera_centre_from_the_homography_alone(tilt: float, towards: float) -> None:
     # A pinhole (focal 985 px, principal point at the centre of 1280 x 960) 700 units above
     # the board at (300, 220), tilted: the board point below it is found from the homography.
     f, (w, h) = 985.0, (1280, 960)
@@ -82,9 +82,9 @@ def test_camera_nadir_from_the_homography_alone(tilt: float, towards: float) -> 
     centre = np.array([300.0, 220.0, 700.0])
     t = -rot @ centre
     board_to_image = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
-    got = camera_nadir(np.linalg.inv(board_to_image), (w, h))
+    got = camera_centre(np.linalg.inv(board_to_image), (w, h))
     assert got is not None
-    assert got == pytest.approx((300.0, 220.0), abs=0.5)
+    assert got == pytest.approx((300.0, 220.0, 700.0), abs=0.5)
 
 
 def test_lift_moves_raised_points_away_from_the_point_below_the_camera() -> None:
