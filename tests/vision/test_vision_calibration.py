@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -24,6 +25,9 @@ def test_toml_round_trip(sim_vision: Vision, tmp_path: Path) -> None:
     assert back.to_toml() == text
     assert back.white_home == "bottom-right"
     assert back.white.mean[0] > back.black.mean[0] + 25
+    lifted = dataclasses.replace(sim_vision.calibration, rim_lift=0.23)
+    lifted.save(path)
+    assert Calibration.load(path).rim_lift == 0.23
 
 
 def test_unknown_key_names_key_and_file(sim_calibration_file: Path, tmp_path: Path) -> None:
