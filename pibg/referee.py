@@ -657,9 +657,8 @@ def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
     alt = other_roll(g.position, st.dice, obs, cfg, sure_die=st.sure_die)
     if alt is None:
         return None
-    roll, play = alt
-    if play.result == v.play.result or log_likelihood(obs, play.result) < v.score + \
-            cfg.ambiguity_margin:
+    board = alt[1].result  # the board a clear play of another throw makes
+    if board == v.play.result or log_likelihood(obs, board) < v.score + cfg.ambiguity_margin:
         return None
     read = st.dice
     # every throw that makes that board is offered, those keeping a die read (the surer one
@@ -669,7 +668,7 @@ def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
         if (r.high, r.low) == (read.high, read.low):
             continue
         w = judge(g.position, r, obs, cfg)
-        if w.outcome is Outcome.PLAY and w.play is not None and w.play.result == play.result:
+        if w.outcome is Outcome.PLAY and w.play is not None and w.play.result == board:
             keeps = st.sure_die in (r.a, r.b)
             shares = bool({r.a, r.b} & {read.a, read.b})
             same.append(((not keeps, not shares, r.is_double), r, w.play))

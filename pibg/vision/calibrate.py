@@ -530,21 +530,21 @@ def find_board(cfg: VisionConfig, image: Array) -> Array:
     # makes circles too). Of the layouts fitted, the two whose checkers' rims are sharpest
     # are refined, and the board is the one whose rims come out sharpest, by a margin no
     # wrong board reaches (right ones: 0.65 or more; wrong ones: 0.4 at most).
+    margins = {name: _rim_margin(cfg, image, Layout(prof)) for name, prof in PROFILES.items()}
     for strong, votes in cfg.start_circles:
         found = _checker_circles(image, strong, votes)
         if found is None:
             continue
         seen = max(seen, len(found))
         cands = []
-        for prof in PROFILES.values():
-            margin = _rim_margin(cfg, image, Layout(prof))
+        for name, prof in PROFILES.items():
             for mirrored in (False, True):
                 fit = _fit_start_layout(found, Layout(prof), mirrored)
                 if fit is not None and fit[0] >= cfg.start_fit_min:
-                    cands.append((margin(fit[1]), fit[1], prof))
+                    cands.append((margins[name](fit[1]), fit[1], name))
         best: tuple[float, Array] | None = None
-        for _m, corners, prof in sorted(cands, key=lambda t: -t[0])[:2]:
-            refined, rims = _refine_corners(cfg, image, corners, Layout(prof))
+        for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
+            refined, rims = _refine_corners(corners, margins[name], m)
             if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
                 best = (rims, refined)
         if best is not None:
@@ -637,13 +637,12 @@ def _rim_margin(cfg: VisionConfig, image: Array, layout: Layout) -> Callable[[Ar
     return score
 
 
-def _refine_corners(cfg: VisionConfig, image: Array, corners: Array, layout: Layout
+def _refine_corners(corners: Array, score: Callable[[Array], float], s: float
                     ) -> tuple[Array, float]:
-    """Move each corner by a few pixels while the checkers' round edges get sharper; and
-    the rims' margin then (:func:`_rim_margin`)."""
-    score = _rim_margin(cfg, image, layout)
+    """Move each corner by a few pixels while the checkers' round edges get sharper
+    (``score``: the rims' margin, :func:`_rim_margin`, ``s`` at ``corners``); and the
+    margin then."""
     c = np.asarray(corners, np.float64).copy()
-    s = score(c)
     for step in (8.0, 4.0, 2.0):
         improved = True
         while improved:

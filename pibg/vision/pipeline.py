@@ -84,7 +84,6 @@ class Vision:
         camera = camera_centre(self._h, cal.image_size)
         self._nadir = camera[:2] if camera is not None else None
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
-        cal = self.calibration
         self._bg_lab = B.to_lab(cal.points_bg)
         self._bar_lab = B.to_lab(cal.bar_bg)
         self._rail_places = self._layout.rail_places()
