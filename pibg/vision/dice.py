@@ -35,6 +35,13 @@ are clutter on its face). Several die sizes may be given: the first at which a d
 is the roll's (all dice of a roll are alike). Reading one die of known size tries one level
 and the spot detector first and reads the other levels only when they disagree.
 
+When the pips found one by one give up on a candidate (glare on the face, a side's pips
+beside it, a point's stripe behind), the face is matched whole (:mod:`pibg.vision.dice_match`):
+the six layouts drawn as spots at every angle and compared with the face by correlation.
+Nothing else then says "die", so the match must be close, ahead of every other value's,
+with round spots (a point's tip lines spots up along a ridge), and the top face's outline a
+flat die's square. ``read_die`` matches whole too when its pips leave it unsure.
+
 How a cocked die is told apart. A die lying flat shows its top face squarely; a die leaning
 on a checker or the board's edge shows a foreshortened top face and a second face beside it.
 Three signs mark it ``flat=False``: the affine map that carries the layout onto its pips is

@@ -222,6 +222,31 @@ class DiceConfig:
     recentre_conf: float = 0.1
     #: find_dice: two detections closer than this (fraction of ``die_px``) are one die.
     merge_dist: float = 0.6
+    #: Whole-face matching (:mod:`pibg.vision.dice_match`): the face is rescaled to this
+    #: edge (px); layouts are drawn with their corner pips this far from the centre along
+    #: each axis and as Gaussian spots of this sigma (fractions of the edge), at angles this
+    #: many degrees apart and at these sizes (of the expected edge); the correlation is
+    #: taken over a disc of this radius (of the edge), with its centre anywhere within
+    #: ``match_search`` of the patch's; the band-pass keeps sizes between these sigmas.
+    match_edge_px: float = 24.0
+    match_spread: float = 0.27
+    match_pip_sigma: float = 0.06
+    match_angle_step: float = 5.0
+    match_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
+    match_disc: float = 0.5
+    match_search: float = 0.3
+    match_band: tuple[float, float] = (0.03, 0.2)
+    #: find_dice: a face whose pips were not found one by one is a die when matched whole
+    #: this well, this far ahead of every other value, with spots this round.
+    rescue_score: float = 0.72
+    rescue_margin: float = 0.05
+    rescue_spot: float = 0.25
+    #: read_die: below this confidence the face is matched whole too, its edge taken as each
+    #: of these shares of the crop's side (a die fills half the crop or more), and the best
+    #: match stands when it scores at least ``whole_face_score``.
+    whole_face_below: float = 0.6
+    whole_face_edges: tuple[float, ...] = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
+    whole_face_score: float = 0.4
 
 
 DEFAULT_CONFIG = DiceConfig()

@@ -12,8 +12,17 @@ import cv2
 import numpy as np
 
 from pibg.observation import DieRead
-from pibg.vision.dice_config import DEFAULT_CONFIG, DiceConfig, FloatArray, Image, Mask, _Fit
+from pibg.vision.dice_config import (
+    DEFAULT_CONFIG,
+    LAYOUTS,
+    DiceConfig,
+    FloatArray,
+    Image,
+    Mask,
+    _Fit,
+)
 from pibg.vision.dice_face import FaceShape, top_face
+from pibg.vision.dice_match import match_face
 from pibg.vision.dice_read import _all_fits, _decide, draw_die  # noqa: F401 (doctest)
 
 # --- finding dice -------------------------------------------------------------------------------
@@ -396,6 +405,41 @@ def find_dice(
     return []
 
 
+def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
+             cfg: DiceConfig) -> DieRead | None:
+    """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
+    were not found one by one: only a close match, clearly ahead of every other value's,
+    whose spots are all round, and whose top face's outline is a flat die's square."""
+    patch, k = crop(x, y, half)
+    m = match_face(patch, size * k, cfg)
+    if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
+            or m.spot < cfg.rescue_spot):
+        return None
+    dx, dy = m.centre[0] / k, m.centre[1] / k
+    px, py = x - half + dx, y - half + dy
+    if not _inside(mask, px, py):
+        return None
+    c, s = math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))
+    pips = tuple((m.centre[0] + m.edge * cfg.match_spread * (u * c - v * s),
+                  m.centre[1] + m.edge * cfg.match_spread * (u * s + v * c))
+                 for u, v in LAYOUTS[m.value])
+    pip_r = cfg.match_pip_sigma * 2.0 * m.edge
+    angles = (tuple(np.arange(0.0, 90.0, cfg.face_angle_step)) if m.value == 1
+              else tuple(m.angle + np.arange(-3, 4) * cfg.face_angle_step / 2.0))
+    shape = top_face(patch, m.centre, m.angle, size * k, pips, pip_r, angles)
+    flat = (shape.aspect <= cfg.top_face_aspect_max
+            and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / (size * k)
+            and max(shape.half_u, shape.half_v) / (size * k) <= cfg.outline_half_max)
+    # without its pips found, nothing else says it is a die: a cube's digit or a checker's
+    # rings can match a layout, but they have no die's square top face
+    return DieRead(m.value, px, py, True, m.score) if flat else None
+
+
+def _keep(found: list[DieRead], die: DieRead | None, near: float) -> None:
+    if die is not None and all(math.hypot(die.x - d.x, die.y - d.y) >= near for d in found):
+        found.append(die)
+
+
 def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
              crop: CropFn, nadir: tuple[float, float] | None = None) -> list[DieRead]:
     """The dice of edge ``size`` (view pixels)."""
@@ -423,6 +467,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             got = again
         value, conf, best, fits, scale, origin = got
         if best is None or value == 0 or conf < cfg.min_confidence:
+            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg), near)
             continue
         x = origin[0] + best.centre[0] / scale
         y = origin[1] + best.centre[1] / scale
@@ -432,6 +477,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         face = functools.cache(functools.partial(_top_face, crop, origin[0] + half,
                                                  origin[1] + half, half, best, cfg))
         if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
+            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg), near)
             continue
         beside = [(origin[0] + px / scale, origin[1] + py / scale, rd)
                   for px, py, rd in best.extra_at]

@@ -24,6 +24,7 @@ from pibg.vision.dice_config import (
     Mask,
     _Fit,
 )
+from pibg.vision.dice_match import FaceMatch, match_face
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SQUARE = np.ones((3, 3), np.uint8)
@@ -687,7 +688,9 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
     """The value (1-6) on a die seen from above, and a confidence in [0, 1].
 
     ``patch`` is a BGR (or grey) crop holding one die, roughly centred, the die filling a
-    good part of it. When no layout fits, the value is 0 and the confidence 0.
+    good part of it. When no layout fits, the value is 0 and the confidence 0. When the pips
+    found one by one leave the value unsure, the face is matched whole as well
+    (:mod:`pibg.vision.dice_match`), and a close match stands.
 
     >>> read_die(draw_die(3, size=40, angle=20.0))[0]
     3
@@ -696,7 +699,30 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
         return 0, 0.0
     fits, _, _ = _all_fits(patch, config)
     value, conf, _ = _decide(fits, config)
+    if conf < config.whole_face_below:
+        whole = _whole_face(patch, config)
+        if whole is not None and whole.score >= config.whole_face_score:
+            return whole.value, whole.score
     return value, conf
+
+
+def _whole_face(patch: Image, cfg: DiceConfig) -> FaceMatch | None:
+    """The best whole-face match (:mod:`pibg.vision.dice_match`) to a crop holding one die
+    of unknown size: the crop made square, and the die's edge taken as each of
+    ``whole_face_edges`` of its side in turn."""
+    h, w = patch.shape[:2]
+    side = max(h, w)
+    square = cv2.copyMakeBorder(patch, (side - h) // 2, side - h - (side - h) // 2,
+                                (side - w) // 2, side - w - (side - w) // 2,
+                                cv2.BORDER_REPLICATE)
+    best: FaceMatch | None = None
+    for frac in cfg.whole_face_edges:
+        if frac * side <= 2.0:
+            continue
+        m = match_face(square, frac * side, cfg)
+        if best is None or m.score > best.score:
+            best = m
+    return best
 
 
 # --- synthetic dice ------------------------------------------------------------------------------

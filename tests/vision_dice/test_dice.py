@@ -285,7 +285,7 @@ NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 #: Floors that the current reader clears on the shared data (see benchmarks/dice_accuracy.py for
 #: the full figures); a drop below them is a regression.
 PHOTO_FLOOR = 0.8
-RENDER_CROP_FLOOR = 0.75
+RENDER_CROP_FLOOR = 0.87
 
 
 def _photo_accuracy(root: Path, split: str, every: int) -> float:
@@ -333,9 +333,10 @@ def test_read_die_render_crops(shared: Shared) -> None:
 
 
 #: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
-#: board, glare): 55 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 before
-#: this floor was set), a little slack for other OpenCV builds.
-GAME_FLAT_FLOOR = 53
+#: board, glare): 61 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
+#: this floor was first set, 55 before faces were matched whole), a little slack for other
+#: OpenCV builds.
+GAME_FLAT_FLOOR = 59
 
 
 def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
