@@ -323,6 +323,24 @@ def tray_energy(layout: Layout, canon: Array, white: bool, scale: float) -> Arra
     return np.asarray(e[::-1] if white else e, np.float32)
 
 
+def _tray_start(cfg: VisionConfig, base: Array, pitch: float) -> float:
+    """How many rows at the outer end of a tray's profile lie on the board's frame.
+
+    The frame's edge makes the empty tray's profile (``base``) stand out from its inside by
+    ``tray_frame_ratio`` over a band at the outer end. Half a pitch of that band is the
+    profile's own smoothing (:func:`tray_energy` averages over a pitch) spreading an edge at
+    the very end. Any more is frame inside the tray's rectangle: corners found a little
+    outside the playing surface (on the checkers' tops) put it there, and a pile measured
+    from the rectangle's end would count it as a checker.
+    """
+    inside = float(np.median(base[len(base) // 4:]))
+    strong = base > cfg.tray_frame_ratio * max(inside, 1e-6)
+    band = 0
+    while band < len(base) // 4 and strong[band]:
+        band += 1
+    return max(0.0, band - max(3, round(pitch)) / 2.0)
+
+
 def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, white: bool,
                scale: float) -> tuple[float, float]:
     """Estimated number of checkers in one half of the tray, and how sure (0-1).
@@ -341,6 +359,15 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     if n < 4:
         return 0.0, 0.3
     learnt = bool(np.any(base[:n] > 0))
+    trim = 0.0  # rows of the board's frame at the outer end, left in the profile
+    if learnt:
+        # the tray's outer end: past the board's frame, where corners found a little outside
+        # the surface put the frame's edge inside the tray's rectangle
+        trim = _tray_start(cfg, base[:n], layout.tray_capacity_px())
+        start = int(trim)
+        e, base, n, trim = e[start:], base[start:], n - start, trim - start
+        if n < 4:
+            return 0.0, 0.3
     empty = base[:n] if learnt else np.full(n, np.percentile(e[:n], 20))
     r = np.log((e[:n] + 0.05) / (np.maximum(empty, 0.0) + 0.05))
     c = np.concatenate([[0.0], np.cumsum(r)])
@@ -357,7 +384,7 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
         score = np.where(ok, m * (n - m) * (m1 - m2) ** 2, 0.0)
         i = int(np.argmax(score))
         ext = int(m[i]) if score[i] > 0 else 0
-    est = max(ext / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
+    est = max((ext - trim) / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)
     return est, conf if learnt else min(conf, 0.3)

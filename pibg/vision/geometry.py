@@ -379,6 +379,9 @@ class VisionConfig:
     #: The pile's length beyond its checkers (the last one's rim and its height seen aslant),
     #: in checker pitches.
     tray_end_allowance: float = 1.5
+    #: The board's frame at a tray's outer end: rows of the empty tray this much stronger in
+    #: edges than its inside (see ``board._tray_start``).
+    tray_frame_ratio: float = 2.0
     #: Spread (checkers) of a sure tray count, and the log-cost of each checker assumed hidden
     #: in a second layer, when the whole board is read at once.
     tray_sigma: float = 0.6

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pibg.vision import board as B
-from pibg.vision.geometry import VisionConfig
+from pibg.vision.geometry import PROFILES, Layout, VisionConfig
 
 K = 5
 
@@ -127,3 +127,49 @@ def test_hidden_checkers_go_to_the_full_point_whose_rims_show_a_stack() -> None:
     shared = [r.count for r in B.joint_point_reads(jr, K, np.full(len(jr.run), 0.85))]
     assert shared[0] == -6 and shared[4] == -6
     assert [r.count for r in B.joint_point_reads(jr, K)] == shared
+
+
+# --- a tray's pile, measured from the tray's own end -------------------------------------------
+
+
+def _tray_view(frame_rows: int, pile: int) -> tuple[np.ndarray, Layout]:
+    """A top-down view whose Black tray half holds ``pile`` checkers on edge, with the
+    board's frame reaching ``frame_rows`` into the tray's rectangle at its outer end (as
+    corners found a little outside the playing surface leave it)."""
+    layout = Layout(PROFILES["standard"])
+    w, h = layout.size
+    rng = np.random.default_rng(5)
+    view = np.clip(90 + rng.normal(0, 2, (h, w, 3)), 0, 255).astype(np.float32)
+    x0, y0, x1, _ = (int(v) for v in layout.tray_rect(False))
+    view[y0:y0 + frame_rows:2, x0:x1] = 200.0  # the frame's grain: strong edges
+    pitch = layout.tray_capacity_px()
+    for k in range(pile):  # a light slab with a dark rim per checker
+        top = y0 + frame_rows + k * pitch
+        view[round(top):round(top + pitch) - 2, x0:x1] = 170.0
+        view[round(top + pitch) - 2:round(top + pitch), x0:x1] = 40.0
+    return view.astype(np.uint8), layout
+
+
+def _pile(cfg: VisionConfig, frame_rows: int, pile: int) -> float:
+    empty, layout = _tray_view(frame_rows, 0)
+    view, _ = _tray_view(frame_rows, pile)
+    base = B.tray_energy(layout, empty, False, 1.0)
+    return B.tray_count(cfg, layout, view, base, False, 1.0)[0]
+
+
+@pytest.mark.parametrize("pile", [3, 7, 12])
+@pytest.mark.parametrize("frame_rows", [6, 14])
+def test_tray_pile_counts_from_the_trays_own_end(pile: int, frame_rows: int) -> None:
+    """The frame's edge inside the tray's rectangle (learnt from the empty tray) is not part
+    of the pile: the count is the one the tray gives with its end where it should be."""
+    cfg = VisionConfig()
+    assert abs(_pile(cfg, frame_rows, pile) - _pile(cfg, 0, pile)) < 0.2
+
+
+def test_frame_inside_the_tray_would_count_as_a_checker() -> None:
+    """Without looking for the frame's edge (a ratio out of reach), a band of frame a pitch
+    and a half deep reads as one checker more or worse: what the trim is for."""
+    import dataclasses
+
+    cfg = dataclasses.replace(VisionConfig(), tray_frame_ratio=1e9)
+    assert _pile(cfg, 14, 3) - _pile(cfg, 0, 3) > 1.0
