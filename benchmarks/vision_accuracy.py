@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pibg.exc import PibgError
 from pibg.observation import BoardObservation
-from pibg.vision.calibrate import find_board
+from pibg.vision.calibrate import locate_board
 from pibg.vision.geometry import VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -112,15 +112,16 @@ def score_frame(t: Tally, name: str, spec: dict, obs: BoardObservation) -> None:
 def _vision(start: str, auto: bool) -> tuple[Vision, str]:
     img = cv2.imread(start)
     label = json.loads(Path(start[:-4] + ".json").read_text())["gt"]["board_corners"]
+    on_rims = False
     if auto:
         try:
-            corners = find_board(VisionConfig(), img)
+            corners, on_rims = locate_board(VisionConfig(), img)
             how = "auto"
         except PibgError:
             corners, how = np.asarray(label), "labelled (auto failed)"
     else:
         corners, how = np.asarray(label), "labelled"
-    return Vision.from_start_frame(img, corners), how
+    return Vision.from_start_frame(img, corners, corners_on_rims=on_rims), how
 
 
 def run_renders(shared: Path, auto: bool) -> dict[str, Tally]:

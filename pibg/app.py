@@ -242,14 +242,15 @@ class ReplayResult:
 
 def _vision_for(first: np.ndarray[Any, Any], calibration: Path | None,
                 corners: Any | None) -> Any:
-    from pibg.vision.calibrate import find_board
+    from pibg.vision.calibrate import locate_board
     from pibg.vision.geometry import VisionConfig
     from pibg.vision.pipeline import Vision
 
     if calibration is not None:
         return Vision.from_calibration(calibration)
     if corners is None:
-        corners = find_board(VisionConfig(), first)
+        found, on_rims = locate_board(VisionConfig(), first)
+        return Vision.from_start_frame(first, found, corners_on_rims=on_rims)
     return Vision.from_start_frame(first, corners)
 
 

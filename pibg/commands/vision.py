@@ -49,7 +49,7 @@ def _image(path: str) -> Array:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from pibg.vision.calibrate import find_board, learn, parse_corners
+    from pibg.vision.calibrate import learn, locate_board, parse_corners
 
     if args.source == "camera":
         raise CameraUnavailableError(
@@ -58,8 +58,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise CalibrationError("give a frame of the starting position: pibg calibrate IMAGE -o F")
     img = _image(args.image)
     cfg = VisionConfig()
-    corners = parse_corners(args.corners) if args.corners else find_board(cfg, img)
-    cal = learn(cfg, img, corners, args.white_home, args.profile)
+    if args.corners:
+        corners, on_rims = parse_corners(args.corners), False
+    else:
+        corners, on_rims = locate_board(cfg, img)
+    cal = learn(cfg, img, corners, args.white_home, args.profile, corners_on_rims=on_rims)
     cal.save(args.output)
     print(f"calibrated: {args.output} (profile {cal.profile}, White's home {cal.white_home}, "
           f"checker radius {cal.checker_radius_px:.1f} px)")

@@ -177,12 +177,13 @@ def _camera_observer(corners: Any, view: Any) -> Callable[[Any], Any]:
     def observe(image: Any) -> Any:
         vision = state.get("vision")
         if vision is None:
-            from pibg.vision.calibrate import find_board
+            from pibg.vision.calibrate import locate_board
             from pibg.vision.geometry import VisionConfig
             from pibg.vision.pipeline import Vision
 
-            c = corners if corners is not None else find_board(VisionConfig(), image)
-            vision = Vision.from_start_frame(image, c)
+            c, on_rims = ((corners, False) if corners is not None
+                          else locate_board(VisionConfig(), image))
+            vision = Vision.from_start_frame(image, c, corners_on_rims=on_rims)
             state["vision"] = vision
             view.set_overlay(region_overlay(vision.calibration))
         return vision.observe(image)

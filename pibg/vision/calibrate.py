@@ -383,12 +383,15 @@ def learn_ring(cfg: VisionConfig, canon: Array, layout: Layout,
 
 
 def learn(cfg: VisionConfig, image: Array, corners: Array,
-          white_home: WhiteHome | None = None, profile: str | None = None) -> Calibration:
+          white_home: WhiteHome | None = None, profile: str | None = None, *,
+          corners_on_rims: bool = False) -> Calibration:
     """Learn a calibration from a frame of the starting position and the surface corners.
 
     Without ``white_home`` every orientation is tried (without ``profile`` every board
     profile), and the one where the lighter checkers stand where White's do in the starting
-    position wins.
+    position wins. ``corners_on_rims``: the corners are :func:`find_board`'s, fitted to the
+    checkers' rims, so the view is of the checkers' tops and the rims need no lift (else the
+    rims' height is learnt from the frame, see :func:`learn_rim_lift`).
 
     :raises CalibrationError: the frame does not show the starting position.
     :raises BoardNotFoundError: the corners make no board.
@@ -437,7 +440,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     tray = np.stack([t[:n] for t in trays])
     pc = [bg[0::2].reshape(-1, 3).mean(0), bg[1::2].reshape(-1, 3).mean(0)]
     camera = camera_centre(hm, (w, h))
-    rim_lift = learn_rim_lift(cfg, canon, layout, camera)
+    rim_lift = 0.0 if corners_on_rims else learn_rim_lift(cfg, canon, layout, camera)
     ring, bar_ring = learn_ring(cfg, canon, layout, camera, rim_lift)
     # Checker radius in image pixels, measured round point 1's first place.
     inv = np.linalg.inv(hm)
@@ -509,7 +512,15 @@ def pick_profile(corners: Array, profile: str | None) -> BoardProfile:
 
 
 def find_board(cfg: VisionConfig, image: Array) -> Array:
-    """The playing surface's corners TL, TR, BR, BL in a frame of the starting position.
+    """The playing surface's corners TL, TR, BR, BL in a frame of the starting position
+    (see :func:`locate_board`)."""
+    return locate_board(cfg, image)[0]
+
+
+def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
+    """The playing surface's corners TL, TR, BR, BL in a frame of the starting position,
+    and whether they were fitted to the checkers' rims (pass it to :func:`learn` as
+    ``corners_on_rims``).
 
     Printed markers (:mod:`pibg.vision.markers`) are used when all four are in view.
     Otherwise the checkers are found as circles, the four outermost stacks of the starting
@@ -523,7 +534,7 @@ def find_board(cfg: VisionConfig, image: Array) -> Array:
 
     corners = find_marker_corners(image)
     if corners is not None:
-        return corners
+        return corners, False
     seen = 0
     # The circles are looked for with strict edge thresholds first, then with looser ones
     # (a dark checker on a dark board has faint edges; the grain of a wooden board then
@@ -548,7 +559,7 @@ def find_board(cfg: VisionConfig, image: Array) -> Array:
             if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
                 best = (rims, refined)
         if best is not None:
-            return best[1]
+            return best[1], True
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "

@@ -115,13 +115,16 @@ class Vision:
     @classmethod
     def from_start_frame(cls, frame: Array, corners: Any,
                          white_home: WhiteHome | None = None,
-                         config: VisionConfig | None = None) -> Vision:
-        """Calibrate from a frame of the starting position.
+                         config: VisionConfig | None = None, *,
+                         corners_on_rims: bool = False) -> Vision:
+        """Calibrate from a frame of the starting position (``corners_on_rims``: the
+        corners are the board finder's, see :func:`~pibg.vision.calibrate.learn`).
 
         :raises CalibrationError: not a starting position. :raises BoardNotFoundError:
         """
         cfg = config or VisionConfig()
-        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home), cfg)
+        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home,
+                         corners_on_rims=corners_on_rims), cfg)
 
     @classmethod
     def from_corners(cls, frame: Array, corners: Any, white_home: WhiteHome,

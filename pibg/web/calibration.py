@@ -85,6 +85,9 @@ class VisionCalibration:
         self._on_saved = on_saved
         self._default = ([(float(x), float(y)) for x, y in default_corners]
                          if default_corners is not None else None)
+        #: Corners the board finder fitted to the checkers' rims, last detected: saved as
+        #: they are, the rims need no lift (see ``pibg.vision.calibrate.learn``).
+        self._on_rims: Corners | None = None
 
     def _cfg(self) -> Any:
         if self._config is not None:
@@ -111,16 +114,24 @@ class VisionCalibration:
         img = self.frame()
         if img is not None:
             from pibg.exc import PibgError
-            from pibg.vision.calibrate import find_board
+            from pibg.vision.calibrate import locate_board
 
             try:
-                found = find_board(self._cfg(), img)
-                return [(float(x), float(y)) for x, y in found], "detected"
+                found, on_rims = locate_board(self._cfg(), img)
+                pts = [(float(x), float(y)) for x, y in found]
+                self._on_rims = pts if on_rims else None
+                return pts, "detected"
             except PibgError:
                 pass
         if self._default is not None:
             return list(self._default), "default"
         return None, "none"
+
+    def _as_detected(self, corners: Corners) -> bool:
+        """Whether these are the corners the board finder fitted to the rims, unmoved."""
+        found = self._on_rims
+        return found is not None and bool(
+            np.abs(np.asarray(corners, np.float64) - np.asarray(found)).max() < 0.5)
 
     def _need_frame(self) -> Image:
         img = self.frame()
@@ -132,7 +143,8 @@ class VisionCalibration:
         from pibg.vision.calibrate import learn
 
         img = self._need_frame()
-        cal = learn(self._cfg(), img, np.asarray(corners, np.float64))
+        cal = learn(self._cfg(), img, np.asarray(corners, np.float64),
+                    corners_on_rims=self._as_detected(corners))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         cal.save(tmp)
@@ -157,7 +169,8 @@ class VisionCalibration:
 
         c = np.asarray(corners, np.float64)
         try:  # the frame shows the start (as when calibrating): learn the board properly
-            vision = Vision(learn(self._cfg(), img, c), self._cfg())
+            vision = Vision(learn(self._cfg(), img, c,
+                                  corners_on_rims=self._as_detected(corners)), self._cfg())
         except PibgError:  # any other position: colours from the frame itself, roughly
             home: Any = cal.white_home if cal is not None else "bottom-right"
             vision = Vision.from_corners(img, c, home, config=self._config)

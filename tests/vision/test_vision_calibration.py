@@ -81,3 +81,35 @@ def test_parse_corners() -> None:
     assert parse_corners("1,2;3,4;5,6;7,8").tolist() == [[1, 2], [3, 4], [5, 6], [7, 8]]
     with pytest.raises(CalibrationError):
         parse_corners("1,2;3,4")
+
+
+# --- where the corners come from: the board's own, or fitted to the checkers' rims -----------
+
+
+def test_printed_markers_give_the_boards_own_corners() -> None:
+    """Markers lie on the board itself: their corners are the surface's, not the rims'."""
+    import cv2
+
+    from pibg.vision.calibrate import locate_board
+
+    d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    page = np.full((700, 900, 3), 255, np.uint8)
+    surface = [(150, 130), (750, 130), (750, 570), (150, 570)]  # TL, TR, BR, BL
+    s = 80
+    # each marker's inner corner touches its surface corner (0 top-left, then clockwise)
+    for i, ((x, y), (dx, dy)) in enumerate(zip(surface, [(-1, -1), (0, -1), (0, 0), (-1, 0)],
+                                               strict=True)):
+        m = cv2.cvtColor(cv2.aruco.generateImageMarker(d, i, s), cv2.COLOR_GRAY2BGR)
+        page[y + dy * s:y + dy * s + s, x + dx * s:x + dx * s + s] = m
+    corners, on_rims = locate_board(VisionConfig(), page)
+    assert not on_rims
+    assert np.abs(corners - np.asarray(surface, np.float64)).max() < 2.0
+
+
+def test_the_board_finders_corners_are_on_the_rims() -> None:
+    from pibg.vision.calibrate import locate_board
+
+    frame = render(SimScene(START_POINTS))
+    corners, on_rims = locate_board(VisionConfig(), frame)
+    assert on_rims
+    assert learn(VisionConfig(), frame, corners, corners_on_rims=True).rim_lift == 0.0
