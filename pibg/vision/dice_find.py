@@ -118,9 +118,23 @@ def _top_face(crop: CropFn, x: float, y: float, half: float, best: _Fit, cfg: Di
     centre = (best.centre[0] / scale, best.centre[1] / scale)
     pips = tuple((px / scale, py / scale) for px, py in best.pips)
     pip_r = math.sqrt(max(best.pip_area, 1.0) / math.pi) / scale
-    angles = (tuple(np.arange(0.0, 90.0, cfg.face_angle_step)) if best.value == 1
-              else tuple(best.angle + np.arange(-3, 4) * cfg.face_angle_step / 2.0))
-    return top_face(patch, centre, best.angle, edge, pips, pip_r, angles)
+    return top_face(patch, centre, best.angle, edge, pips, pip_r,
+                    _face_angles(best.value, best.angle, cfg))
+
+
+def _face_angles(value: int, angle: float, cfg: DiceConfig) -> tuple[float, ...]:
+    """The orientations to measure a face's outline at: round the pips' own, or every one
+    for a lone pip (a one gives none)."""
+    if value == 1:
+        return tuple(float(a) for a in np.arange(0.0, 90.0, cfg.face_angle_step))
+    return tuple(float(a) for a in angle + np.arange(-3, 4) * cfg.face_angle_step / 2.0)
+
+
+def _square_outline(shape: FaceShape, edge: float, cfg: DiceConfig) -> bool:
+    """Whether a top face's outline is a flat die's: square, about ``edge`` across."""
+    return (shape.aspect <= cfg.top_face_aspect_max
+            and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / edge
+            and max(shape.half_u, shape.half_v) / edge <= cfg.outline_half_max)
 
 
 def _crop_edge(crop: CropFn, x: float, y: float, half: float, cfg: DiceConfig) -> float:
@@ -226,10 +240,7 @@ def _is_die(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dice
         return True
     if face is None or edge <= 0.0:
         return False
-    shape = face()
-    return (shape.aspect <= cfg.top_face_aspect_max
-            and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / edge
-            and max(shape.half_u, shape.half_v) / edge <= cfg.outline_half_max)
+    return _square_outline(face(), edge, cfg)
 
 
 def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
@@ -424,15 +435,12 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
                   m.centre[1] + m.edge * cfg.match_spread * (u * s + v * c))
                  for u, v in LAYOUTS[m.value])
     pip_r = cfg.match_pip_sigma * 2.0 * m.edge
-    angles = (tuple(np.arange(0.0, 90.0, cfg.face_angle_step)) if m.value == 1
-              else tuple(m.angle + np.arange(-3, 4) * cfg.face_angle_step / 2.0))
-    shape = top_face(patch, m.centre, m.angle, size * k, pips, pip_r, angles)
-    flat = (shape.aspect <= cfg.top_face_aspect_max
-            and cfg.outline_half_min <= min(shape.half_u, shape.half_v) / (size * k)
-            and max(shape.half_u, shape.half_v) / (size * k) <= cfg.outline_half_max)
-    # without its pips found, nothing else says it is a die: a cube's digit or a checker's
-    # rings can match a layout, but they have no die's square top face
-    return DieRead(m.value, px, py, True, m.score) if flat else None
+    shape = top_face(patch, m.centre, m.angle, size * k, pips, pip_r,
+                     _face_angles(m.value, m.angle, cfg))
+    if not _square_outline(shape, size * k, cfg):
+        return None  # without its pips found, nothing else says it is a die: a cube's digit
+        #              or a checker's rings can match a layout, but have no die's square face
+    return DieRead(m.value, px, py, True, m.score)
 
 
 def _keep(found: list[DieRead], die: DieRead | None, near: float) -> None:
