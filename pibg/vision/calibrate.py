@@ -337,8 +337,8 @@ def learn_rim_lift(cfg: VisionConfig, canon: Array, layout: Layout,
                    camera: tuple[float, float, float] | None) -> float:
     """The height (share of a checker's diameter) at which the starting position's checkers'
     rims stand out best from the empty places', in this view of the board: about a checker's
-    height when the corners are the board's own; less when they were found on the checkers'
-    tops (the automatic board finder's); 0 when the camera cannot be told."""
+    height when the corners are the board's own; 0 when the camera cannot be told. (Corners
+    the board finder fitted to the rims need none: :func:`learn` does not ask.)"""
     if camera is None:
         return 0.0
     edges, _ = B.edge_map(cfg, canon)

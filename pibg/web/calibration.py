@@ -2,8 +2,9 @@
 
 :class:`CalibrationBackend` is the small protocol the server calls; :class:`VisionCalibration`
 implements it with the vision module's public functions (imported lazily, so the page works
-on a machine whose vision stack is being changed): ``find_board`` for detected corners,
-``learn`` + ``Calibration.save`` to write the TOML, ``Vision`` to read the board.
+on a machine whose vision stack is being changed): ``locate_board`` for detected corners,
+``learn`` + ``Calibration.save`` to write the TOML, ``Vision`` to read the board. Detected
+corners saved unmoved are the finder's, on the checkers' rims, and ``learn`` is told so.
 """
 
 from __future__ import annotations
