@@ -171,6 +171,16 @@ def _roundness(light: npt.NDArray[np.float32], edge: float, points: FloatArray) 
     return worst
 
 
+def _fit_canvas(img: npt.NDArray[np.float32], size: int) -> npt.NDArray[np.float32]:
+    """``img`` (square, odd) cut or padded (its edge repeated) about its centre to
+    ``size``."""
+    d = (size - img.shape[0]) // 2
+    if d > 0:
+        return np.asarray(cv2.copyMakeBorder(img, d, d, d, d, cv2.BORDER_REPLICATE),
+                          np.float32)
+    return img[-d:img.shape[0] + d, -d:img.shape[1] + d] if d < 0 else img
+
+
 def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
                ) -> FaceMatch:
     """Match the six layouts to the die whose top face is centred (within
@@ -195,7 +205,13 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
     light = _signed_lightness(work, e)
     lo, hi = cfg.match_band
     band = cv2.GaussianBlur(light, (0, 0), lo * e) - cv2.GaussianBlur(light, (0, 0), hi * e)
-    bank = _bank(size, e, cfg)
+    # one canvas, twice the edge, whatever the patch's size: one bank of templates serves
+    # every call (read_die tries several edges)
+    canvas = 2 * round(e) + 1
+    shift = canvas // 2 - size // 2
+    light, band = (_fit_canvas(img, canvas) for img in (light, band))
+    bank = _bank(canvas, e, cfg)
+    size = canvas
     centre = size // 2
     sigma = cfg.match_pip_sigma * e
     amp = 2.0 * math.pi * sigma * sigma  # a unit-peak Gaussian's sum
@@ -231,7 +247,8 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
     n_spots = int(bank.count[j][i])
     spot = _roundness(light, e, bank.spots[j][i, :n_spots] + np.array([cx, cy]))
     margin = score - max(by_value[u][0] for u in by_value if u != value)
-    return FaceMatch(value, score, margin, spot, ((cx + 0.5) / k - 0.5, (cy + 0.5) / k - 0.5),
+    wx, wy = cx - shift, cy - shift  # in the rescaled patch
+    return FaceMatch(value, score, margin, spot, ((wx + 0.5) / k - 0.5, (wy + 0.5) / k - 0.5),
                      float(bank.angle[j][i]), e * cfg.match_scales[j] / k)
 
 
