@@ -197,6 +197,12 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
                          f"got {patch.shape} and {edge!r}")
     cfg = config
     n = min(patch.shape[:2])
+    # only the middle counts (the face lies within the search of the centre): a patch many
+    # edges across is cut down before it is rescaled
+    cut = (n - min(n, math.ceil(3.0 * edge))) // 2
+    if cut:
+        n -= 2 * cut
+        patch = patch[cut:cut + n, cut:cut + n]
     size = round(n * cfg.match_edge_px / edge) | 1  # odd: a pixel at the very centre
     k = size / n
     work = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA if k < 1
@@ -248,7 +254,8 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
     spot = _roundness(light, e, bank.spots[j][i, :n_spots] + np.array([cx, cy]))
     margin = score - max(by_value[u][0] for u in by_value if u != value)
     wx, wy = cx - shift, cy - shift  # in the rescaled patch
-    return FaceMatch(value, score, margin, spot, ((wx + 0.5) / k - 0.5, (wy + 0.5) / k - 0.5),
+    return FaceMatch(value, score, margin, spot,
+                     ((wx + 0.5) / k - 0.5 + cut, (wy + 0.5) / k - 0.5 + cut),
                      float(bank.angle[j][i]), e * cfg.match_scales[j] / k)
 
 

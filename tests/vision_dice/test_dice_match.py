@@ -68,6 +68,18 @@ def test_reports_where_the_face_is() -> None:
     assert abs(m.edge - 30.0) < 3.5
 
 
+def test_a_small_die_in_a_large_patch_is_read_where_it_lies() -> None:
+    """Only the middle of a patch many edges across is looked at (rescaling all of it
+    would cost hundreds of times more): the face is still read, and placed in the patch."""
+    patch = np.empty((401, 401, 3), np.uint8)
+    patch[:] = BOARD_BGR
+    die = _face(6, 20, 35.0, "white/black", shift=(3, 2))
+    patch[180:220, 180:220] = die
+    m = match_face(patch, 20.0)
+    assert m.value == 6
+    assert math.hypot(m.centre[0] - (180 + 19.5 + 3), m.centre[1] - (180 + 19.5 + 2)) < 1.5
+
+
 def test_a_three_is_not_a_five_or_a_two() -> None:
     m = match_face(_face(3, 24, 60.0, "white/black"), 24.0)
     assert m.value == 3 and m.margin > DEFAULT_CONFIG.rescue_margin
