@@ -70,11 +70,11 @@ class _Bank:
     norm: tuple[FloatArray, ...]  # per size: (K,) template's zero-mean norm over the disc
     disc: tuple[npt.NDArray[np.float32], ...]  # per size: the disc, normalised to sum 1
     area: tuple[float, ...]
-    value: tuple[IntArray, ...]
-    angle: tuple[FloatArray, ...]
-    offsets: IntArray  # (O, 2) dx, dy from the patch centre
     spots: tuple[FloatArray, ...]  # per size: (K, 6, 2) spot offsets in pixels
-    count: tuple[IntArray, ...]  # per size: (K,) spots per template
+    value: IntArray  # (K,) each template's value
+    angle: FloatArray  # (K,) its angle, degrees
+    count: IntArray  # (K,) its number of spots
+    offsets: IntArray  # (O, 2) dx, dy from the patch centre
 
 
 def _layouts(step: float) -> tuple[list[int], list[float], list[FloatArray]]:
@@ -102,7 +102,7 @@ def _bank(size: int, edge: float, cfg: DiceConfig) -> _Bank:
     offsets = np.stack([ox[keep], oy[keep]], -1).astype(np.intp)
     centre = size // 2
     sigma = cfg.match_pip_sigma * edge
-    index, mean, norm, discs, areas, spots_out, counts = [], [], [], [], [], [], []
+    index, mean, norm, discs, areas, spots_out = [], [], [], [], [], []
     count = np.array([len(lay) for lay in layouts], np.intp)
     for scale in cfg.match_scales:
         e = edge * scale
@@ -130,11 +130,9 @@ def _bank(size: int, edge: float, cfg: DiceConfig) -> _Bank:
         discs.append((disc / area).astype(np.float32))
         areas.append(area)
         spots_out.append(spots)
-        counts.append(count)
     return _Bank(tuple(index), tuple(mean), tuple(norm), tuple(discs), tuple(areas),
-                 tuple(np.array(values, np.intp) for _ in cfg.match_scales),
-                 tuple(np.array(angles) for _ in cfg.match_scales), offsets,
-                 tuple(spots_out), tuple(counts))
+                 tuple(spots_out), np.array(values, np.intp), np.array(angles), count,
+                 offsets)
 
 
 def _signed_lightness(patch: Image, edge: float) -> npt.NDArray[np.float32]:
@@ -217,18 +215,20 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
     shift = canvas // 2 - size // 2
     light, band = (_fit_canvas(img, canvas) for img in (light, band))
     bank = _bank(canvas, e, cfg)
-    size = canvas
-    centre = size // 2
+    centre = canvas // 2
     sigma = cfg.match_pip_sigma * e
     amp = 2.0 * math.pi * sigma * sigma  # a unit-peak Gaussian's sum
-    here = (centre + bank.offsets[:, 1]) * size + centre + bank.offsets[:, 0]
+    here = (centre + bank.offsets[:, 1]) * canvas + centre + bank.offsets[:, 0]
+    # per picture: itself, its square, and its correlation with one spot (a Gaussian
+    # blur), flattened with a zero at the end for spots off the canvas
+    pictures = [(img, img * img, np.append(cv2.GaussianBlur(img, (0, 0), sigma).ravel(),
+                                           np.float32(0.0))) for img in (light, band)]
     best: list[tuple[FloatArray, IntArray]] = []
     for j in range(len(cfg.match_scales)):
         total = np.zeros(bank.index[j].shape[::2], np.float64)  # (K, O)
-        for img in (light, band):
-            spots = np.append(cv2.GaussianBlur(img, (0, 0), sigma).ravel(), np.float32(0.0))
+        for img, img2, spots in pictures:
             mu = cv2.filter2D(img, -1, bank.disc[j], borderType=cv2.BORDER_REPLICATE).ravel()
-            sq = cv2.filter2D(img * img, -1, bank.disc[j], borderType=cv2.BORDER_REPLICATE)
+            sq = cv2.filter2D(img2, -1, bank.disc[j], borderType=cv2.BORDER_REPLICATE)
             var = sq.ravel()[here] - mu[here] ** 2
             plain = var < _PLAIN  # nothing on the face to match (and no ratio to take)
             s = spots[bank.index[j]].sum(1)  # (K, O)
@@ -239,7 +239,7 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
         total /= 2.0
         best.append((total.max(1), total.argmax(1)))
     scores = np.stack([b[0] for b in best])  # (S, K)
-    values = bank.value[0]
+    values = bank.value
     by_value: dict[int, tuple[float, int, int]] = {}
     for v in range(1, 7):
         cols = np.nonzero(values == v)[0]
@@ -250,13 +250,13 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
     score, j, i = by_value[value]
     off = bank.offsets[best[j][1][i]]
     cx, cy = centre + float(off[0]), centre + float(off[1])
-    n_spots = int(bank.count[j][i])
+    n_spots = int(bank.count[i])
     spot = _roundness(light, e, bank.spots[j][i, :n_spots] + np.array([cx, cy]))
     margin = score - max(by_value[u][0] for u in by_value if u != value)
     wx, wy = cx - shift, cy - shift  # in the rescaled patch
     return FaceMatch(value, score, margin, spot,
                      ((wx + 0.5) / k - 0.5 + cut, (wy + 0.5) / k - 0.5 + cut),
-                     float(bank.angle[j][i]), e * cfg.match_scales[j] / k)
+                     float(bank.angle[i]), e * cfg.match_scales[j] / k)
 
 
 __all__ = ["FaceMatch", "match_face"]
