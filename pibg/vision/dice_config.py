@@ -241,6 +241,13 @@ class DiceConfig:
     rescue_score: float = 0.72
     rescue_margin: float = 0.05
     rescue_spot: float = 0.25
+    #: A die whose centre lies at least this far (die edges) inside the surface mask has
+    #: nothing to lean on (no checker, rail or bar: a die leaning on a checker lies within
+    #: about a third of an edge of the mask's border): when the pips call it cocked but the
+    #: whole-face match reads the same value (two to six) at least ``clear_score``, it lies
+    #: flat; and a face matched whole there needs no square outline.
+    clear_room: float = 0.75
+    clear_score: float = 0.6
     #: read_die: below this confidence the face is matched whole too, its edge taken as each
     #: of these shares of the crop's side (a die fills half the crop or more), and the best
     #: match stands when it scores at least ``whole_face_score``.

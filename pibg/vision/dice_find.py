@@ -417,10 +417,13 @@ def find_dice(
 
 
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
-             cfg: DiceConfig) -> DieRead | None:
+             cfg: DiceConfig, room: Callable[[float, float], float] = lambda x, y: 0.0
+             ) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
     were not found one by one: only a close match, clearly ahead of every other value's,
-    whose spots are all round, and whose top face's outline is a flat die's square."""
+    whose spots are all round, and whose top face's outline is a flat die's square, unless
+    it lies in the clear (``room``, see ``clear_room``): there it has nothing to lean on,
+    and the outline of a black die on a dark board, its sides in view, is no square."""
     patch, k = crop(x, y, half)
     m = match_face(patch, size * k, cfg)
     if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
@@ -430,6 +433,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     px, py = x - half + dx, y - half + dy
     if not _inside(mask, px, py):
         return None
+    if room(px, py) >= cfg.clear_room * size:
+        return DieRead(m.value, px, py, True, m.score)
     c, s = math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))
     pips = tuple((m.centre[0] + m.edge * cfg.match_spread * (u * c - v * s),
                   m.centre[1] + m.edge * cfg.match_spread * (u * s + v * c))
@@ -443,6 +448,32 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     return DieRead(m.value, px, py, True, m.score)
 
 
+def _room(mask: Mask | None) -> Callable[[float, float], float]:
+    """``room(x, y)``: how far (pixels) a point lies inside ``mask`` (0 outside it, and
+    everywhere without a mask); the distances are measured once, when first asked for."""
+    if mask is None:
+        return lambda x, y: 0.0
+
+    @functools.cache
+    def dist() -> FloatArray:
+        return np.asarray(cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 5),
+                          np.float64)
+
+    def room(x: float, y: float) -> float:
+        d = dist()
+        xi, yi = round(x), round(y)
+        return float(d[yi, xi]) if 0 <= yi < d.shape[0] and 0 <= xi < d.shape[1] else 0.0
+
+    return room
+
+
+def _patch_edge(crop: CropFn, x: float, y: float, half: float, size: float
+                ) -> tuple[Image, float]:
+    """The crop round (x, y) and a die's edge in its pixels."""
+    patch, k = crop(x, y, half)
+    return patch, size * k
+
+
 def _keep(found: list[DieRead], die: DieRead | None, near: float) -> None:
     if die is not None and all(math.hypot(die.x - d.x, die.y - d.y) >= near for d in found):
         found.append(die)
@@ -454,6 +485,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
     found: list[DieRead] = []
     half = cfg.crop_half * size
     near = cfg.merge_dist * size
+    room = _room(surface_mask)
     for cx, cy in _candidates(image, size, surface_mask, cfg):
         if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
             continue
@@ -475,7 +507,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             got = again
         value, conf, best, fits, scale, origin = got
         if best is None or value == 0 or conf < cfg.min_confidence:
-            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg), near)
+            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room), near)
             continue
         x = origin[0] + best.centre[0] / scale
         y = origin[1] + best.centre[1] / scale
@@ -485,13 +517,18 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         face = functools.cache(functools.partial(_top_face, crop, origin[0] + half,
                                                  origin[1] + half, half, best, cfg))
         if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
-            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg), near)
+            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room), near)
             continue
         beside = [(origin[0] + px / scale, origin[1] + py / scale, rd)
                   for px, py, rd in best.extra_at]
         flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
                  or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
+        if not flat and value > 1 and room(x, y) >= cfg.clear_room * size:
+            # nothing there to lean on: the pips' stretch or a merged outline misled, if the
+            # face read whole agrees (a lone pip is too easily part of another face)
+            m = match_face(*_patch_edge(crop, x, y, half, size), cfg)
+            flat = m.value == value and m.score >= cfg.clear_score
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found

@@ -333,10 +333,10 @@ def test_read_die_render_crops(shared: Shared) -> None:
 
 
 #: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
-#: board, glare): 61 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
-#: this floor was first set, 55 before faces were matched whole), a little slack for other
-#: OpenCV builds.
-GAME_FLAT_FLOOR = 59
+#: board, glare): 65 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
+#: this floor was first set, 55 before faces were matched whole, 61 before dice in the clear
+#: were trusted to lie flat), a little slack for other OpenCV builds.
+GAME_FLAT_FLOOR = 64
 
 
 def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from pibg.vision.dice import draw_die, read_die
 from pibg.vision.dice_config import DEFAULT_CONFIG
-from pibg.vision.dice_find import _matched, view_crop
+from pibg.vision.dice_find import _matched, _room, view_crop
 from pibg.vision.dice_match import match_face
 
 Image = npt.NDArray[Any]
@@ -175,3 +175,66 @@ def test_outside_the_surface_mask_nothing_is_matched() -> None:
     board = _board_with(draw_die(4, size=30, angle=10.0, background=BOARD_BGR), (140, 100))
     mask = np.zeros(board.shape[:2], np.uint8)
     assert _matched(view_crop(board), 140.0, 100.0, 30.0, 30.0, mask, DEFAULT_CONFIG) is None
+
+
+# --- a die with nothing to lean on ---------------------------------------------------------
+
+
+def _mask_with_wall(board: Image, wall_x: int) -> Image:
+    """The surface mask of ``board``, with everything right of ``wall_x`` taken (a checker,
+    the bar or the rail stands there)."""
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    mask[:, wall_x:] = 0
+    return mask
+
+
+@pytest.fixture
+def no_outline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The top face's outline cannot be told square (a black die on a dark board, its sides
+    in view): only where it lies vouches for it."""
+    import pibg.vision.dice_find as F
+    monkeypatch.setattr(F, "_square_outline", lambda *a, **k: False)
+
+
+@pytest.mark.usefixtures("no_outline")
+def test_a_face_matched_whole_in_the_clear_is_a_flat_die() -> None:
+    """Nothing lies within a die's edge of it for it to lean on: matched whole, it is flat."""
+    board = _board_with(draw_die(5, size=30, angle=20.0, background=BOARD_BGR), (140, 100))
+    crop = view_crop(board)
+    assert _matched(crop, 140.0, 100.0, 30.0, 30.0, None, DEFAULT_CONFIG) is None
+    clear = _mask_with_wall(board, 290)
+    die = _matched(crop, 140.0, 100.0, 30.0, 30.0, clear, DEFAULT_CONFIG, _room(clear))
+    assert die is not None and (die.value, die.flat) == (5, True)
+
+
+@pytest.mark.usefixtures("no_outline")
+def test_a_face_matched_whole_beside_a_checker_is_not_reported() -> None:
+    board = _board_with(draw_die(5, size=30, angle=20.0, background=BOARD_BGR), (140, 100))
+    near = _mask_with_wall(board, 155)  # the die's centre half its edge from it
+    assert _room(near)(140.0, 100.0) < DEFAULT_CONFIG.clear_room * 30.0
+    assert _matched(view_crop(board), 140.0, 100.0, 30.0, 30.0, near, DEFAULT_CONFIG,
+                    _room(near)) is None
+
+
+@pytest.mark.parametrize(("value", "wall_x", "flat"), [
+    (4, 290, True),    # in the clear: the whole-face match reads the same value, so it is flat
+    (4, 155, False),   # half its edge from a checker: it may lean on it, the pips' verdict stands
+    (1, 290, False),   # a lone pip: the part of a face most easily matched alone
+])
+def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
+        monkeypatch: pytest.MonkeyPatch, value: int, wall_x: int, flat: bool) -> None:
+    import pibg.vision.dice_find as F
+    monkeypatch.setattr(F, "_is_flat", lambda *a, **k: False)  # the pips say "cocked"
+    board = _board_with(draw_die(value, size=30, angle=15.0, background=BOARD_BGR), (140, 100))
+    mask = _mask_with_wall(board, wall_x)
+    got = F.find_dice(board, die_px=30, surface_mask=mask)
+    assert [(d.value, d.flat) for d in got] == [(value, flat)]
+
+
+def test_room_is_the_distance_inside_the_mask() -> None:
+    mask = np.zeros((50, 80), np.uint8)
+    mask[10:40, 10:70] = 255
+    room = _room(mask)
+    assert room(40.0, 25.0) == pytest.approx(15.0, abs=1.0)
+    assert room(5.0, 25.0) == 0.0 and room(500.0, 25.0) == 0.0
+    assert _room(None)(40.0, 25.0) == 0.0
