@@ -131,6 +131,14 @@ class DiceConfig:
     #: ... and the least grid step (fraction of the edge) at which a lone pip reads as a one.
     grid_one_step: float = 0.29
     grid_blur: float = 0.15
+    #: read_die: a face read as two to five pips is read again on the 3 x 3 grid its pips
+    #: give (the map blurred by this share of the grid step): a larger value whose pattern
+    #: holds the pips found, and whose every pip cell is brighter than each of its plain
+    #: cells, is the face when it sets them apart better than the read value's pattern does
+    #: and lights its pips at least this share of the found pips' level above its plain
+    #: cells (see ``_completed``).
+    complete_blur: float = 0.3
+    complete_contrast: float = 0.3
     #: find_dice: die size range accepted (fraction of ``die_px``) for a flat die's top face.
     flat_size_min: float = 0.7
     flat_size_max: float = 1.5

@@ -697,13 +697,53 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
     """
     if patch.size == 0 or min(patch.shape[:2]) < 6:
         return 0, 0.0
-    fits, _, _ = _all_fits(patch, config)
-    value, conf, _ = _decide(fits, config)
+    fits, _, dist = _all_fits(patch, config)
+    value, conf, best = _decide(fits, config)
     if conf < config.whole_face_below:
         whole = _whole_face(patch, config)
         if whole is not None and whole.score >= config.whole_face_score:
             return whole.value, whole.score
-    return value, conf
+    return _completed(value, best, dist, config), conf
+
+
+def _completed(value: int, fit: _Fit | None, dist: FloatArray, cfg: DiceConfig) -> int:
+    """``value``, or a larger value whose pips the pips found are part of, read on the
+    3 x 3 grid the fit gives.
+
+    A pip that glare washes out, or that a streak of light runs into, is not found as a
+    round spot (a three read as a two, a five as a four), but it still stands apart from
+    the face's colour on the distance map. Each cell of the grid is sampled there: a
+    pattern fits by its margin (its dimmest pip cell less its brightest plain cell, over
+    the mean difference between them, as in ``_grid_read``), and a larger pattern holding
+    the found pips wins when it fits better than the read one, with its pips lit at least
+    ``complete_contrast`` of the found pips' level above its plain cells.
+    """
+    if fit is None or not 2 <= value <= 5 or fit.step <= 0.0:
+        return value
+    a = math.radians(fit.angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    grid = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float64)
+    cells = (np.asarray(fit.centre) + fit.step * (grid @ rot.T)).astype(np.float32)
+    g = cv2.GaussianBlur(dist, (0, 0), max(0.6, cfg.complete_blur * fit.step))
+    vals = cv2.remap(g, cells[:, :1], cells[:, 1:], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)[:, 0].astype(np.float64)
+    found = np.zeros(9, bool)
+    for px, py in fit.pips:
+        found[int(np.argmin(np.hypot(cells[:, 0] - px, cells[:, 1] - py)))] = True
+
+    def margin(on: npt.NDArray[np.bool_]) -> tuple[float, float]:
+        contrast = float(vals[on].mean() - vals[~on].mean())
+        return float(vals[on].min() - vals[~on].max()) / max(contrast, 1e-9), contrast
+
+    best, _ = margin(found)
+    out = value
+    for v, on in _patterns():
+        if v <= value or not on[found].all():
+            continue
+        m, contrast = margin(on)
+        if m > 0.0 and m > best and contrast >= cfg.complete_contrast * float(vals[found].mean()):
+            best, out = m, v
+    return out
 
 
 def _whole_face(patch: Image, cfg: DiceConfig) -> FaceMatch | None:
