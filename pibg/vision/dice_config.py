@@ -256,6 +256,10 @@ class DiceConfig:
     #: flat; and a face matched whole there needs no square outline.
     clear_room: float = 0.75
     clear_score: float = 0.6
+    #: Nearer the mask's border than ``clear_room`` a die may lean on what is beside it (a
+    #: checker's edge under one side tilts it 20 to 30 degrees, and its pips' grid stretches
+    #: by 1.06 to 1.15): four pips or more must then be square within this.
+    lean_aspect_max: float = 1.07
     #: read_die: below this confidence the face is matched whole too, its edge taken as each
     #: of these shares of the crop's side (a die fills half the crop or more), and the best
     #: match stands when it scores at least ``whole_face_score``.

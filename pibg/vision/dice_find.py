@@ -248,8 +248,14 @@ def _square_pips(value: int, fits: list[_Fit], cfg: DiceConfig) -> bool:
     within ``side_face_aspect`` (about 17 degrees), too little of a lean to show a second
     face's pips round. Pips beside such a face are the sides' own, seen obliquely at the
     edge of a wide view (the top-down view keeps a flat top face square, not its sides)."""
+    aspect = _pip_aspect(value, fits)
+    return aspect is not None and aspect <= cfg.side_face_aspect
+
+
+def _pip_aspect(value: int, fits: list[_Fit]) -> float | None:
+    """How stretched the grid of four pips or more is (median over the readers' fits)."""
     aspects = [f.aspect for f in fits if f.value == value and value >= 4 and f.kind != "grid"]
-    return bool(aspects) and float(np.median(aspects)) <= cfg.side_face_aspect
+    return float(np.median(aspects)) if aspects else None
 
 
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
@@ -524,6 +530,10 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
                  or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
+        aspect = _pip_aspect(value, fits)
+        if (flat and surface_mask is not None and room(x, y) < cfg.clear_room * size
+                and aspect is not None and aspect > cfg.lean_aspect_max):
+            flat = False  # beside a checker it may lean on: its pips must be squarer
         if not flat and value > 1 and room(x, y) >= cfg.clear_room * size:
             # nothing there to lean on: the pips' stretch or a merged outline misled, if the
             # face read whole agrees (a lone pip is too easily part of another face)

@@ -408,3 +408,22 @@ def test_round_pips_beside_a_face_are_a_second_face_wherever_the_camera_is() -> 
     board = _die_with_side_below(3, 4, squash=0.8)
     assert [(d.value, d.flat) for d in find_dice(board, die_px=30, nadir=(200.0, 1000.0))] == [
         (3, False)]
+
+
+def test_a_die_leaning_on_a_checker_is_not_a_roll_on_the_board_found_automatically(
+        shared: Shared) -> None:
+    """dev2_08: a red four leans on a white checker's edge, its pips' grid stretched only
+    1.09 (a flat die's reads up to 1.10 or so). Beside a checker the pips must be squarer."""
+    from pibg.vision.calibrate import locate_board
+    from pibg.vision.geometry import VisionConfig
+    from pibg.vision.pipeline import Vision
+
+    dev = shared("renders", "dev")
+    start = cv2.imread(str(dev / "dev2_00_start.jpg"))
+    corners, on_rims = locate_board(VisionConfig(), start)
+    vision = Vision.from_start_frame(start, corners, corners_on_rims=on_rims)
+    gt = json.loads((dev / "dev2_08.json").read_text())["gt"]
+    cocked = next(d for d in gt["dice"] if d["cocked"])
+    reads = vision.observe(cv2.imread(str(dev / "dev2_08.jpg"))).dice
+    near = [r for r in reads if math.dist((r.x, r.y), cocked["top_center"]) < 20.0]
+    assert near and not any(r.flat for r in near)

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pibg.vision.dice import draw_die, read_die
+from pibg.vision.dice import draw_die, find_dice, read_die
 from pibg.vision.dice_config import DEFAULT_CONFIG
 from pibg.vision.dice_find import _matched, _room, view_crop
 from pibg.vision.dice_match import match_face
@@ -238,3 +238,19 @@ def test_room_is_the_distance_inside_the_mask() -> None:
     assert room(40.0, 25.0) == pytest.approx(15.0, abs=1.0)
     assert room(5.0, 25.0) == 0.0 and room(500.0, 25.0) == 0.0
     assert _room(None)(40.0, 25.0) == 0.0
+
+
+@pytest.mark.parametrize(("stretch", "wall_x", "flat"), [
+    (1.0, 160, True),    # square, beside a checker: flat
+    (1.09, 160, False),  # stretched as by a lean on the checker beside it
+    (1.09, 290, True),   # as stretched in the clear: nothing to lean on
+])
+def test_beside_a_checker_a_die_must_be_squarer(stretch: float, wall_x: int, flat: bool) -> None:
+    die = draw_die(5, size=30, angle=0.0, background=BOARD_BGR)
+    die = cv2.resize(die, (die.shape[1], round(die.shape[0] / stretch)),
+                     interpolation=cv2.INTER_AREA)
+    board = _board_with(die, (140, 100))
+    mask = _mask_with_wall(board, wall_x)
+    assert _room(mask)(140.0, 100.0) < DEFAULT_CONFIG.clear_room * 30.0 or wall_x > 200
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask)] == \
+        [(5, flat)]
