@@ -249,6 +249,11 @@ class DiceConfig:
     rescue_score: float = 0.72
     rescue_margin: float = 0.05
     rescue_spot: float = 0.25
+    #: A face read as a one is matched whole too, its centre searched for this far (die
+    #: edges: a corner pip lies 0.38 from the centre); another value matched as closely,
+    #: with every spot this round (a side's pip, seen aslant, is not), is the face.
+    one_search: float = 0.5
+    one_spot: float = 0.5
     #: A die whose centre lies at least this far (die edges) inside the surface mask has
     #: nothing to lean on (no checker, rail or bar: a die leaning on a checker lies within
     #: about a third of an edge of the mask's border): when the pips call it cocked but the

@@ -423,8 +423,8 @@ def find_dice(
 
 
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
-             cfg: DiceConfig, room: Callable[[float, float], float] = lambda x, y: 0.0
-             ) -> DieRead | None:
+             cfg: DiceConfig, room: Callable[[float, float], float] = lambda x, y: 0.0,
+             spot: float | None = None) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
     were not found one by one: only a close match, clearly ahead of every other value's,
     whose spots are all round, and whose top face's outline is a flat die's square, unless
@@ -433,7 +433,7 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     patch, k = crop(x, y, half)
     m = match_face(patch, size * k, cfg)
     if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
-            or m.spot < cfg.rescue_spot):
+            or m.spot < (cfg.rescue_spot if spot is None else spot)):
         return None
     dx, dy = m.centre[0] / k, m.centre[1] / k
     px, py = x - half + dx, y - half + dy
@@ -517,6 +517,15 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             continue
         x = origin[0] + best.centre[0] / scale
         y = origin[1] + best.centre[1] / scale
+        if value == 1:
+            # a lone pip may be a corner of a face whose other pips were missed: matched
+            # whole, searching as far as that face's centre
+            other = _matched(crop, x, y, half, size, surface_mask,
+                             dataclasses.replace(cfg, match_search=cfg.one_search), room,
+                             cfg.one_spot)
+            if other is not None and other.value != 1:
+                _keep(found, other, near)
+                continue
         if not _inside(surface_mask, x, y) or any(math.hypot(x - d.x, y - d.y) < near
                                                   for d in found):
             continue
