@@ -214,8 +214,9 @@ class DiceConfig:
     shift_radius: float = 0.85
     #: find_dice: least candidate score (the window's mean spot response, times
     #: ``score_scale``: about the same for a die of any size), and least share of the best
-    #: candidate's score.
-    min_score: float = 14.0
+    #: candidate's score (a white two's two small pips sum to about 11, a one's larger pip
+    #: to twice that).
+    min_score: float = 11.0
     min_score_share: float = 0.15
     score_scale: float = 16.0
     #: find_dice: most candidates read per image and die size.

@@ -540,8 +540,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                  or _square_pips(value, fits, cfg))
                 and _is_flat(value, fits, scale, size, cfg, face))
         aspect = _pip_aspect(value, fits)
-        if (flat and surface_mask is not None and room(x, y) < cfg.clear_room * size
-                and aspect is not None and aspect > cfg.lean_aspect_max):
+        if (flat and aspect is not None and aspect > cfg.lean_aspect_max
+                and surface_mask is not None and room(x, y) < cfg.clear_room * size):
             flat = False  # beside a checker it may lean on: its pips must be squarer
         if not flat and value > 1 and room(x, y) >= cfg.clear_room * size:
             # nothing there to lean on: the pips' stretch or a merged outline misled, if the
