@@ -258,8 +258,9 @@ class DiceConfig:
     #: A die whose centre lies at least this far (die edges) inside the surface mask has
     #: nothing to lean on (no checker, rail or bar: a die leaning on a checker lies within
     #: about a third of an edge of the mask's border): when the pips call it cocked but the
-    #: whole-face match reads the same value (two to six) at least ``clear_score``, it lies
-    #: flat; and a face matched whole there needs no square outline.
+    #: whole-face match reads the same value at least ``clear_score`` (a one searched for as
+    #: far as ``one_search`` and ahead by ``rescue_margin``), it lies flat; and a face
+    #: matched whole there needs no square outline.
     clear_room: float = 0.75
     clear_score: float = 0.6
     #: Nearer the mask's border than ``clear_room`` a die may lean on what is beside it (a

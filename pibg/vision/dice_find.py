@@ -543,11 +543,15 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         if (flat and aspect is not None and aspect > cfg.lean_aspect_max
                 and surface_mask is not None and room(x, y) < cfg.clear_room * size):
             flat = False  # beside a checker it may lean on: its pips must be squarer
-        if not flat and value > 1 and room(x, y) >= cfg.clear_room * size:
+        if not flat and room(x, y) >= cfg.clear_room * size:
             # nothing there to lean on: the pips' stretch or a merged outline misled, if the
-            # face read whole agrees (a lone pip is too easily part of another face)
-            m = match_face(*_patch_edge(crop, x, y, half, size), cfg)
-            flat = m.value == value and m.score >= cfg.clear_score
+            # face read whole agrees (a lone pip, searched round as far as a face's centre:
+            # it is too easily a corner of another face)
+            m = match_face(*_patch_edge(crop, x, y, half, size),
+                           dataclasses.replace(cfg, match_search=cfg.one_search)
+                           if value == 1 else cfg)
+            flat = (m.value == value and m.score >= cfg.clear_score
+                    and (value > 1 or m.margin >= cfg.rescue_margin))
         found.append(DieRead(value, x, y, flat, conf))
     found.sort(key=lambda d: -d.confidence)
     return found

@@ -219,7 +219,7 @@ def test_a_face_matched_whole_beside_a_checker_is_not_reported() -> None:
 @pytest.mark.parametrize(("value", "wall_x", "flat"), [
     (4, 290, True),    # in the clear: the whole-face match reads the same value, so it is flat
     (4, 155, False),   # half its edge from a checker: it may lean on it, the pips' verdict stands
-    (1, 290, False),   # a lone pip: the part of a face most easily matched alone
+    (1, 290, True),    # a lone pip too, matched as a one searching as far as a face's centre
 ])
 def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
         monkeypatch: pytest.MonkeyPatch, value: int, wall_x: int, flat: bool) -> None:
@@ -229,6 +229,19 @@ def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
     mask = _mask_with_wall(board, wall_x)
     got = F.find_dice(board, die_px=30, surface_mask=mask)
     assert [(d.value, d.flat) for d in got] == [(value, flat)]
+
+
+def test_in_the_clear_a_face_read_otherwise_whole_stays_cocked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import pibg.vision.dice_find as F
+    from pibg.vision.dice_match import FaceMatch
+
+    monkeypatch.setattr(F, "_is_flat", lambda *a, **k: False)  # the pips say "cocked"
+    monkeypatch.setattr(F, "match_face", lambda *a, **k: FaceMatch(
+        2, 0.9, 0.2, 0.9, (30.0, 30.0), 0.0, 30.0))  # the whole face says two
+    board = _board_with(draw_die(4, size=30, angle=15.0, background=BOARD_BGR), (140, 100))
+    got = F.find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
+    assert [(d.value, d.flat) for d in got] == [(4, False)]
 
 
 def test_room_is_the_distance_inside_the_mask() -> None:
