@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python benchmarks/dice_accuracy.py [--data ../shared] [--jobs 2] [--limit N]
+                                       [--auto-corners]
 
 It prints one table (data set, boxes, correct, %) and skips any data set that is absent:
 
@@ -20,7 +21,9 @@ The expected die edge passed to :func:`find_dice` is 0.37 of the mean point widt
 renders' boards); a real caller takes it from the board profile.
 
 - ``renders pipeline``: the whole vision stage as the referee runs it: ``Vision`` calibrated
-  from each session's start frame (labelled corners), every frame without a hand read with
+  from each session's start frame (labelled corners; with ``--auto-corners``, the corners
+  :func:`~pibg.vision.calibrate.locate_board` finds, as ``pibg calibrate`` does without
+  markers), every frame without a hand read with
   ``Vision.observe`` (dice found on the top-down view, read from the camera frame); a flat
   die is right when a read lies within half a point of it with its value and ``flat=True``.
   Also the cocked dice read as flat and the reads matching no die, and ms per frame.
@@ -194,12 +197,19 @@ def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
 # --- the whole vision stage ---------------------------------------------------------------------
 
 
-def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
+def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
+    from pibg.vision.calibrate import locate_board
+    from pibg.vision.geometry import VisionConfig
     from pibg.vision.pipeline import Vision
 
-    start, name, files = args
-    corners = json.loads(Path(start).with_suffix(".json").read_text())["gt"]["board_corners"]
-    vision = Vision.from_start_frame(cv2.imread(start), np.asarray(corners, np.float64))
+    start, name, files, auto = args
+    image = cv2.imread(start)
+    corners = np.asarray(json.loads(Path(start).with_suffix(".json").read_text())["gt"]
+                         ["board_corners"], np.float64)
+    on_rims = False
+    if auto:
+        corners, on_rims = locate_board(VisionConfig(), image)
+    vision = Vision.from_start_frame(image, corners, corners_on_rims=on_rims)
     out = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0, "false": 0,
            "frames": 0, "seconds": 0.0}
     for f in files:
@@ -217,7 +227,8 @@ def _session_job(args: tuple[str, str, list[str]]) -> dict[str, float]:
     return out
 
 
-def renders_pipeline(root: Path, jobs: int, limit: int | None) -> dict[str, float] | None:
+def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = False
+                     ) -> dict[str, float] | None:
     sessions: list[tuple[str, str, list[str]]] = []
     for start in sorted((root / "renders/dev").glob("dev*_00_start.jpg")):
         name = start.name.split("_")[0]
@@ -233,7 +244,7 @@ def renders_pipeline(root: Path, jobs: int, limit: int | None) -> dict[str, floa
     if limit:
         sessions = [(s, n, f[:limit]) for s, n, f in sessions]
     total: dict[str, float] = {}
-    for res in _map(_session_job, sessions, jobs):
+    for res in _map(_session_job, [(*s, auto) for s in sessions], jobs):
         for k, v in res.items():
             total[k] = total.get(k, 0) + v
     return total
@@ -289,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
+    ap.add_argument("--auto-corners", action="store_true",
+                    help="calibrate the vision stage on the board finder's corners")
     args = ap.parse_args(argv)
     print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
     for split in ("train", "test"):
@@ -305,8 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         print(_row("renders find_dice (flat)", r["flat_n"], r["flat_ok"]))
         print(_row("renders cocked read as flat", r["cocked_n"], r["cocked_flat"]))
         print(f"{'renders false dice (no die there)':<34} {r['false']:>6}")
-    p = renders_pipeline(args.data, args.jobs, args.limit)
+    p = renders_pipeline(args.data, args.jobs, args.limit, args.auto_corners)
     if p is not None:
+        if args.auto_corners:
+            print("renders pipeline: calibrated on the board finder's corners")
         print(_row("renders pipeline (flat)", int(p["flat_n"]), int(p["flat_ok"])))
         print(_row("renders pipeline cocked read flat", int(p["cocked_n"]),
                    int(p["cocked_flat"])))
