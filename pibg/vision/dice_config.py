@@ -267,6 +267,15 @@ class DiceConfig:
     #: checker's edge under one side tilts it 20 to 30 degrees, and its pips' grid stretches
     #: by 1.06 to 1.15): four pips or more must then be square within this.
     lean_aspect_max: float = 1.07
+    #: ... and a die in the clear has no other die's centre within this many edges (one
+    #: leaning on the other touches it).
+    clear_room_die: float = 1.5
+    #: find_dice: when one die is found, the spots within this many edges of it are taken
+    #: away and the rest searched again (a die touching it has no window of its own).
+    touching_radius: float = 0.75
+    #: ... and a die found so counts only if it lies flat, at least this far from the first
+    #: (two flat dice's centres lie an edge apart or more; a side's centre is nearer).
+    touching_min: float = 0.95
     #: read_die: below this confidence the face is matched whole too, its edge taken as each
     #: of these shares of the crop's side (a die fills half the crop or more), and the best
     #: match stands when it scores at least ``whole_face_score``.

@@ -314,6 +314,11 @@ def _candidates(
     candidates. Whole-image filters only: a few
     milliseconds on the top-down view.
     """
+    return _peaks(_spot_map(image, size, mask, cfg), size, mask, cfg)
+
+
+def _spot_map(image: Image, size: float, mask: Mask | None, cfg: DiceConfig) -> FloatArray:
+    """How pip-like each pixel's surroundings are (see :func:`_candidates`)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
     g = cv2.GaussianBlur(grey, (0, 0), sigma)
@@ -324,7 +329,13 @@ def _candidates(
     spots = np.sqrt(np.maximum(doh - cfg.spot_min_response, 0.0))
     if mask is not None:
         spots[mask == 0] = 0.0
-    h, w = grey.shape
+    return np.asarray(spots, np.float32)
+
+
+def _peaks(spots: FloatArray, size: float, mask: Mask | None, cfg: DiceConfig
+           ) -> list[tuple[float, float]]:
+    """The candidates: the spot map summed over die-sized windows, its local maxima."""
+    h, w = spots.shape
     k = max(3, round(cfg.window * size))
     # two box filters make a tent-shaped window: it peaks near the spots' centroid (one box
     # has a plateau) and costs the same at any size
@@ -424,7 +435,8 @@ def find_dice(
 
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
              cfg: DiceConfig, room: Callable[[float, float], float] = lambda x, y: 0.0,
-             spot: float | None = None) -> DieRead | None:
+             spot: float | None = None, in_clear: list[DieRead] | None = None
+             ) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
     were not found one by one: only a close match, clearly ahead of every other value's,
     whose spots are all round, and whose top face's outline is a flat die's square, unless
@@ -440,7 +452,10 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _inside(mask, px, py):
         return None
     if room(px, py) >= cfg.clear_room * size:
-        return DieRead(m.value, px, py, True, m.score)
+        die = DieRead(m.value, px, py, True, m.score)
+        if in_clear is not None:
+            in_clear.append(die)
+        return die
     c, s = math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))
     pips = tuple((m.centre[0] + m.edge * cfg.match_spread * (u * c - v * s),
                   m.centre[1] + m.edge * cfg.match_spread * (u * s + v * c))
@@ -489,69 +504,109 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
              crop: CropFn, nadir: tuple[float, float] | None = None) -> list[DieRead]:
     """The dice of edge ``size`` (view pixels)."""
     found: list[DieRead] = []
-    half = cfg.crop_half * size
-    near = cfg.merge_dist * size
     room = _room(surface_mask)
-    for cx, cy in _candidates(image, size, surface_mask, cfg):
-        if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
-            continue
-        x, y = cx, cy
-        got = _read_crop(crop, x, y, half, cfg)
-        for _ in range(2):  # re-centre on the pips and read again
-            best = got[2]
-            if best is None:
-                break
-            nx = got[5][0] + best.centre[0] / got[4]
-            ny = got[5][1] + best.centre[1] / got[4]
-            if math.hypot(nx - x, ny - y) < cfg.recentre * size:
-                break
-            x, y = nx, ny
-            again = _read_crop(crop, x, y, half, cfg)
-            if 0 < again[0] < got[0] and again[1] <= got[1] + cfg.recentre_conf:
-                break  # centred on one pip of a face read whole before (a three's corner
-                #        pip, alone, is a one): the whole face stands
-            got = again
-        value, conf, best, fits, scale, origin = got
-        if best is None or value == 0 or conf < cfg.min_confidence:
-            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room), near)
-            continue
-        x = origin[0] + best.centre[0] / scale
-        y = origin[1] + best.centre[1] / scale
-        if value == 1:
-            # a lone pip may be a corner of a face whose other pips were missed: matched
-            # whole, searching as far as that face's centre
-            other = _matched(crop, x, y, half, size, surface_mask,
-                             dataclasses.replace(cfg, match_search=cfg.one_search), room,
-                             cfg.one_spot)
-            if other is not None and other.value != 1:
-                _keep(found, other, near)
-                continue
-        if not _inside(surface_mask, x, y) or any(math.hypot(x - d.x, y - d.y) < near
-                                                  for d in found):
-            continue
-        face = functools.cache(functools.partial(_top_face, crop, origin[0] + half,
-                                                 origin[1] + half, half, best, cfg))
-        if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
-            _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room), near)
-            continue
-        beside = [(origin[0] + px / scale, origin[1] + py / scale, rd)
-                  for px, py, rd in best.extra_at]
-        flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
-                 or _square_pips(value, fits, cfg))
-                and _is_flat(value, fits, scale, size, cfg, face))
-        aspect = _pip_aspect(value, fits)
-        if (flat and aspect is not None and aspect > cfg.lean_aspect_max
-                and surface_mask is not None and room(x, y) < cfg.clear_room * size):
-            flat = False  # beside a checker it may lean on: its pips must be squarer
-        if not flat and room(x, y) >= cfg.clear_room * size:
-            # nothing there to lean on: the pips' stretch or a merged outline misled, if the
-            # face read whole agrees (a lone pip, searched round as far as a face's centre:
-            # it is too easily a corner of another face)
-            m = match_face(*_patch_edge(crop, x, y, half, size),
-                           dataclasses.replace(cfg, match_search=cfg.one_search)
-                           if value == 1 else cfg)
-            flat = (m.value == value and m.score >= cfg.clear_score
-                    and (value > 1 or m.margin >= cfg.rescue_margin))
-        found.append(DieRead(value, x, y, flat, conf))
+    in_clear: list[DieRead] = []  # flat for lying in the clear: no other die may be beside
+    spots = _spot_map(image, size, surface_mask, cfg)
+    for cx, cy in _peaks(spots, size, surface_mask, cfg):
+        _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
+    if len(found) == 1:
+        # a die touching the other sums its spots into one window with it: the other's
+        # window has no maximum of its own until the die found is taken away
+        d = found[0]
+        r = cfg.touching_radius * size
+        yy, xx = np.ogrid[:spots.shape[0], :spots.shape[1]]
+        rest = np.where((xx - d.x) ** 2 + (yy - d.y) ** 2 <= r * r, 0.0, spots)
+        for cx, cy in _peaks(np.asarray(rest, np.float32), size, surface_mask, cfg):
+            _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
+        if len(found) == 2 and not (found[1].flat and math.hypot(
+                found[1].x - d.x, found[1].y - d.y) >= cfg.touching_min * size):
+            del found[1]  # no flat die of its own, clear of the first's face: the first's
+            #               second face, or its side, read as a die
+        if len(found) == 2:  # read the first again beside the second (its pips are no
+            del found[0]     # second face of the first)
+            _consider(d.x, d.y, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
+            if len(found) == 1:
+                found.insert(0, d)
+    # the room measured leaves the other dice out: one may lean on the other
+    found = [dataclasses.replace(d, flat=False)
+             if d in in_clear and any(e is not d and math.hypot(d.x - e.x, d.y - e.y)
+                                      < cfg.clear_room_die * size for e in found)
+             else d for d in found]
     found.sort(key=lambda d: -d.confidence)
     return found
+
+
+def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead],
+              size: float, surface_mask: Mask | None, cfg: DiceConfig, crop: CropFn,
+              room: Callable[[float, float], float], nadir: tuple[float, float] | None
+              ) -> None:
+    """Read the candidate at (cx, cy); a die read there joins ``found`` (and ``in_clear``
+    when it is flat for lying in the clear)."""
+    half = cfg.crop_half * size
+    near = cfg.merge_dist * size
+    if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
+        return
+    x, y = cx, cy
+    got = _read_crop(crop, x, y, half, cfg)
+    for _ in range(2):  # re-centre on the pips and read again
+        best = got[2]
+        if best is None:
+            break
+        nx = got[5][0] + best.centre[0] / got[4]
+        ny = got[5][1] + best.centre[1] / got[4]
+        if math.hypot(nx - x, ny - y) < cfg.recentre * size:
+            break
+        x, y = nx, ny
+        again = _read_crop(crop, x, y, half, cfg)
+        if 0 < again[0] < got[0] and again[1] <= got[1] + cfg.recentre_conf:
+            break  # centred on one pip of a face read whole before (a three's corner
+            #        pip, alone, is a one): the whole face stands
+        got = again
+    value, conf, best, fits, scale, origin = got
+    if best is None or value == 0 or conf < cfg.min_confidence:
+        _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
+                              in_clear=in_clear), near)
+        return
+    x = origin[0] + best.centre[0] / scale
+    y = origin[1] + best.centre[1] / scale
+    if value == 1:
+        # a lone pip may be a corner of a face whose other pips were missed: matched
+        # whole, searching as far as that face's centre
+        other = _matched(crop, x, y, half, size, surface_mask,
+                         dataclasses.replace(cfg, match_search=cfg.one_search), room,
+                         cfg.one_spot, in_clear)
+        if other is not None and other.value != 1:
+            _keep(found, other, near)
+            return
+    if not _inside(surface_mask, x, y) or any(math.hypot(x - d.x, y - d.y) < near
+                                              for d in found):
+        return
+    face = functools.cache(functools.partial(_top_face, crop, origin[0] + half,
+                                             origin[1] + half, half, best, cfg))
+    if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
+        _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
+                              in_clear=in_clear), near)
+        return
+    beside = [(bx, by, rd) for bx, by, rd in ((origin[0] + px / scale, origin[1] + py / scale, rd)
+                                              for px, py, rd in best.extra_at)
+              if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size
+                     for d in found)]  # the other die's pips are no second face
+    flat = ((_second_face(beside, x, y, nadir, cfg) < cfg.extra_pips_cocked
+             or _square_pips(value, fits, cfg))
+            and _is_flat(value, fits, scale, size, cfg, face))
+    aspect = _pip_aspect(value, fits)
+    if (flat and aspect is not None and aspect > cfg.lean_aspect_max
+            and surface_mask is not None and room(x, y) < cfg.clear_room * size):
+        flat = False  # beside a checker it may lean on: its pips must be squarer
+    if not flat and room(x, y) >= cfg.clear_room * size:
+        # nothing there to lean on: the pips' stretch or a merged outline misled, if the
+        # face read whole agrees (a lone pip, searched round as far as a face's centre:
+        # it is too easily a corner of another face)
+        m = match_face(*_patch_edge(crop, x, y, half, size),
+                       dataclasses.replace(cfg, match_search=cfg.one_search)
+                       if value == 1 else cfg)
+        flat = (m.value == value and m.score >= cfg.clear_score
+                and (value > 1 or m.margin >= cfg.rescue_margin))
+        if flat:
+            in_clear.append(DieRead(value, x, y, flat, conf))
+    found.append(DieRead(value, x, y, flat, conf))

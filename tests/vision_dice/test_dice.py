@@ -443,3 +443,23 @@ def test_a_lone_pip_at_a_faces_corner_is_read_as_the_whole_face(shared: Shared) 
     reads = vision.observe(cv2.imread(str(dev / "dev2_03.jpg"))).dice
     near = [(r.value, r.flat) for r in reads if math.dist((r.x, r.y), two["top_center"]) < 20.0]
     assert near == [(2, True)]
+
+
+@pytest.mark.parametrize("values", [(4, 2), (6, 1), (3, 5), (5, 5)])
+@pytest.mark.parametrize("angle", [0.0, 20.0])
+@pytest.mark.parametrize("gap", [1.1, 1.3])
+def test_dice_touching_each_other_are_both_read(values: tuple[int, int], angle: float,
+                                                 gap: float) -> None:
+    """Dice that come to rest against each other: summed over die-sized windows, their pips
+    make one candidate, and neither die's pips are the other's second face."""
+    board = _board()
+    for value, cx in zip(values, (180, round(180 + gap * 30)), strict=True):
+        die = draw_die(value, size=30, angle=angle, background=BOARD_BGR, margin=0.02)
+        h, w = die.shape[:2]
+        y0, x0 = 150 - h // 2, cx - w // 2
+        region = board[y0:y0 + h, x0:x0 + w]
+        region[:] = np.where(die == np.array(BOARD_BGR, np.uint8), region, die)
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    for nadir in (None, (200.0, 1000.0)):
+        got = find_dice(board, die_px=30, surface_mask=mask, nadir=nadir)
+        assert sorted((d.value, d.flat) for d in got) == sorted((v, True) for v in values)

@@ -267,3 +267,20 @@ def test_beside_a_checker_a_die_must_be_squarer(stretch: float, wall_x: int, fla
     assert _room(mask)(140.0, 100.0) < DEFAULT_CONFIG.clear_room * 30.0 or wall_x > 200
     assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask)] == \
         [(5, flat)]
+
+
+@pytest.mark.parametrize(("gap", "flat"), [(1.2, False), (3.0, True)])
+def test_in_the_clear_a_die_may_still_lean_on_the_other_die(
+        monkeypatch: pytest.MonkeyPatch, gap: float, flat: bool) -> None:
+    """The room measured is free of checkers, bar and rail, not of the other die: two dice
+    the pips call cocked, close enough to lean one on the other, stay cocked."""
+    import pibg.vision.dice_find as F
+    monkeypatch.setattr(F, "_is_flat", lambda *a, **k: False)  # the pips say "cocked"
+    board = np.empty((200, 300, 3), np.uint8)
+    board[:] = BOARD_BGR
+    for value, x in ((4, 110), (2, round(110 + gap * 30))):
+        die = draw_die(value, size=30, angle=0.0, background=BOARD_BGR)
+        h, w = die.shape[:2]
+        board[100 - h // 2:100 - h // 2 + h, x - w // 2:x - w // 2 + w] = die
+    got = F.find_dice(board, die_px=30, surface_mask=np.full(board.shape[:2], 255, np.uint8))
+    assert sorted((d.value, d.flat) for d in got) == [(2, flat), (4, flat)]
