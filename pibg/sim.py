@@ -72,6 +72,8 @@ class SimScene:
     #: where the dice came to rest (a seed): the same throw lies still from frame to frame,
     #: until it is picked up (default: ``seed``)
     dice_seed: int | None = None
+    #: the second die came to rest on the bar (no roll: rules/NOTES.md rule 14)
+    bar_die: bool = False
 
 
 def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
@@ -235,7 +237,10 @@ def _board(scene: SimScene) -> Array:
             dy = lay.centre_y + (j - 0.5) * 1.2 * lay.u + rng.normal(0, 0.2 * lay.u)
             ang = float(rng.uniform(0, np.pi / 2))
             squash = 0.6 if (scene.cocked and j == 1) else 1.0
-            dx, dy = _free_spot(dx, dy, side, taken, placed, lay)
+            if scene.bar_die and j == 1:
+                dx, dy = lay.bar_x, lay.centre_y - 2.5 * lay.u  # between the cube and the end
+            else:
+                dx, dy = _free_spot(dx, dy, side, taken, placed, lay)
             placed.append((dx, dy))
             _die(img, dx, dy, side, int(v), ang, st, squash)
     if scene.hand:

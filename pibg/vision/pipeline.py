@@ -217,7 +217,8 @@ class Vision:
                                        (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube, cube_at)
-        dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame)
+        dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame,
+                           bar_mask=self._bar_mask(bar_run, cube_at))
                 if self.read_dice else ())
         return BoardObservation(
             points=reads,
@@ -287,6 +288,25 @@ class Vision:
                     cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
         return mask
 
+    def _bar_mask(self, bar_run: Array, cube_at: tuple[float, float] | None) -> Array:
+        """Where a die on the bar may lie: the bar without the checkers on it and without
+        the cube (where it was seen, or at any of its places when it was not)."""
+        lay = self._layout
+        w, h = lay.size
+        mask = np.zeros((h, w), np.uint8)
+        half_bar = lay.profile.bar * lay.u / 2
+        top, bottom = lay.surface_corners()[:, 1].min(), lay.surface_corners()[:, 1].max()
+        cv2.rectangle(mask, (round(lay.bar_x - half_bar), round(top)),
+                      (round(lay.bar_x + half_bar), round(bottom)), (255,), -1)
+        cubes = [cube_at] if cube_at is not None else list(lay.cube_places().values())
+        for x, y in cubes:
+            cv2.circle(mask, (round(x), round(y)), round(0.75 * lay.u), (0,), -1)
+        r = round(0.65 * lay.checker_px)
+        for white, n in ((True, int(bar_run[0])), (False, int(bar_run[1]))):
+            for x, y in lay.bar_slots(white)[:n]:
+                cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
+        return mask
+
     def _under_dice(self, canon: Array, odd: Array, frame: Array | None) -> int:
         """How many of the ``odd`` checker places (like neither board nor checker) lie under
         the two strongest dice found on the playing surface (dice thrown on free points)."""
@@ -304,12 +324,14 @@ class Vision:
         return int((d.min(1) < reach).sum())
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
-              frame: Array | None = None, canonical: bool = False, learn: bool = True
-              ) -> tuple[DieRead, ...]:
+              frame: Array | None = None, canonical: bool = False, learn: bool = True,
+              bar_mask: Array | None = None) -> tuple[DieRead, ...]:
         """Dice found on the top-down view, read from the camera frame when it is given (a
         die's pips are a few pixels across in the top-down view, sharper in the frame); their
         places in the camera frame, or in the top-down view if ``canonical``; ``learn``: let
-        the dice found settle which of the two die sizes to look for."""
+        the dice found settle which of the two die sizes to look for. With ``bar_mask``, a
+        throw's one flat die found on the surface sends its other die looked for on the bar,
+        where it is no roll (reported not flat)."""
         if _find_dice is None:
             return ()
         # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
@@ -339,6 +361,8 @@ class Vision:
             return ()
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
+        if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
+            found = found + self._bar_dice(canon, chosen, bar_mask, crop)
         if not found:
             return ()
         xy = np.array([[d.x, d.y] for d in found])
@@ -346,6 +370,24 @@ class Vision:
             xy = self._to_frame(xy)
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
+
+    def _bar_dice(self, canon: Array, size: float, bar_mask: Array,
+                  crop: Callable[..., tuple[Array, float]] | None) -> list[DieRead]:
+        """Dice lying on the bar (``bar_mask``), as not flat: only the bar's strip of the
+        top-down view is searched."""
+        assert _find_dice is not None
+        cols = np.nonzero(bar_mask.any(axis=0))[0]
+        if len(cols) == 0:
+            return []
+        pad = round(size)
+        x0, x1 = max(0, int(cols[0]) - pad), min(canon.shape[1], int(cols[-1]) + pad + 1)
+        strip_crop = (None if crop is None else
+                      lambda x, y, half: crop(x + x0, y, half))
+        nadir = None if self._nadir is None else (self._nadir[0] - x0, self._nadir[1])
+        got = _find_dice(np.ascontiguousarray(canon[:, x0:x1]), die_px=size,
+                         surface_mask=np.ascontiguousarray(bar_mask[:, x0:x1]),
+                         crop=strip_crop, nadir=nadir)
+        return [DieRead(d.value, d.x + x0, d.y, False, d.confidence) for d in got]
 
     def _to_frame(self, pts: Array) -> Array:
         """Top-down view coordinates -> camera frame pixels (through the lens, if it bends)."""

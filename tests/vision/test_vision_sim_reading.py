@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -121,3 +122,36 @@ def test_the_first_dice_seen_are_read_at_either_size() -> None:
     v = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
     obs = v.observe(render(SimScene(START_POINTS, dice=(4, 6), seed=1)))
     assert sorted((d.value, d.flat) for d in obs.dice) == [(4, True), (6, True)]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+@pytest.mark.parametrize("style", ["walnut", "oak"])
+def test_a_die_on_the_bar_is_no_roll(seed: int, style: str) -> None:
+    # One die of the throw lands on the bar: it is reported, not flat (rules/NOTES.md rule
+    # 14: both dice are rolled again), the other flat where it lies. Earlier throws have
+    # settled the dice's size (one die alone does not tell it).
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)), sim_corners())
+    for earlier in range(3):
+        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier, style=style)))
+    obs = v.observe(render(SimScene(START_POINTS, dice=(5, 3), bar_die=True, seed=seed,
+                                    style=style)))
+    assert sorted((d.value, d.flat) for d in obs.dice) == [(3, False), (5, True)]
+    bar = next(d for d in obs.dice if not d.flat)
+    at = cv2.perspectiveTransform(np.array([[[bar.x, bar.y]]], np.float64), v._h)[0, 0]
+    assert abs(at[0] - v.layout.bar_x) < 0.5 * v.layout.profile.bar * v.layout.u
+
+
+def test_the_cube_and_checkers_on_the_bar_are_no_die(sim_vision: Vision) -> None:
+    # With one die of a throw found, the bar is searched for the other: the cube (centred
+    # or owned) and the checkers on the bar are not taken for it.
+    pts = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 0, 2]
+    size = sim_vision.layout.die_px
+    for owner in ("center", "white", "black"):
+        scene = SimScene(pts, bar=(1, 1), cube_value=2 if owner != "center" else 1,
+                         cube_owner=owner, seed=11)
+        frame = render(scene)
+        canon = sim_vision.canonical(frame)
+        places = sim_vision.layout.cube_places()
+        for cube_at in (places[owner], None):
+            mask = sim_vision._bar_mask(np.array([1, 1]), cube_at)
+            assert sim_vision._bar_dice(canon, size, mask, sim_vision._frame_crop(frame)) == []
