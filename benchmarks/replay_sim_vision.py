@@ -36,7 +36,7 @@ def one(args: tuple[str, int, str, int, bool]) -> dict[str, object]:
     source_events = read_mat(path)
     want = [(e.player, e.position_id) for e in effective_events(source_events)
             if isinstance(e, Moved)]
-    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed)
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, cocked=0.03, seed=seed)
     planted = {(a.points, a.bar) for a in table_script(source_events, mishaps)
                if isinstance(a, Scene) and a.kind == "illegal"}
     src, settings, corners = open_replay_source(f"sim:{path}", style=style, views=views,

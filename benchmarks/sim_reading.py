@@ -24,7 +24,7 @@ GOLDEN = Path(__file__).resolve().parent.parent.parent / "shared" / "golden" / "
 
 def one(args: tuple[str, int]) -> tuple[str, int, list[tuple[str, str, str]]]:
     path, seed = args
-    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=seed)
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, cocked=0.03, seed=seed)
     src, _settings, corners = open_replay_source(f"sim:{path}", mishaps=mishaps)
     vision = None
     errors: list[tuple[str, str, str]] = []

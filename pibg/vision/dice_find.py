@@ -469,11 +469,15 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     return DieRead(m.value, px, py, True, m.score)
 
 
+def _no_room(x: float, y: float) -> float:
+    return 0.0
+
+
 def _room(mask: Mask | None) -> Callable[[float, float], float]:
     """``room(x, y)``: how far (pixels) a point lies inside ``mask`` (0 outside it, and
     everywhere without a mask); the distances are measured once, when first asked for."""
     if mask is None:
-        return lambda x, y: 0.0
+        return _no_room
 
     @functools.cache
     def dist() -> FloatArray:
@@ -598,15 +602,13 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     if (flat and aspect is not None and aspect > cfg.lean_aspect_max
             and surface_mask is not None and room(x, y) < cfg.clear_room * size):
         flat = False  # beside a checker it may lean on: its pips must be squarer
-    if not flat and room(x, y) >= cfg.clear_room * size:
+    if (not flat and aspect is not None and aspect <= cfg.clear_aspect_max
+            and room(x, y) >= cfg.clear_room * size):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the
-        # face read whole agrees (a lone pip, searched round as far as a face's centre:
-        # it is too easily a corner of another face)
-        m = match_face(*_patch_edge(crop, x, y, half, size),
-                       dataclasses.replace(cfg, match_search=cfg.one_search)
-                       if value == 1 else cfg)
-        flat = (m.value == value and m.score >= cfg.clear_score
-                and (value > 1 or m.margin >= cfg.rescue_margin))
+        # face read whole agrees (four pips or more: their grid shows a lean, and a grid
+        # stretched past ``clear_aspect_max`` is a lean whatever lies round the die)
+        m = match_face(*_patch_edge(crop, x, y, half, size), cfg)
+        flat = m.value == value and m.score >= cfg.clear_score
         if flat:
             in_clear.append(DieRead(value, x, y, flat, conf))
     found.append(DieRead(value, x, y, flat, conf))

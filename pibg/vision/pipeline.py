@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -347,10 +348,12 @@ class Vision:
         best: tuple[int, bool, float, int] = (-1, False, 0.0, 0)
         found: list[Any] = []
         chosen = None
+        tried: list[tuple[float, list[Any]]] = []
         try:
             for size in sizes:
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
                                  nadir=self._nadir)
+                tried.append((size, got))
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
                 key = (min(flat, 2) - max(0, len(got) - 2), size == last,
@@ -359,6 +362,16 @@ class Vision:
                     best, found, chosen = key, got, size
         except NotImplementedError:
             return ()
+        if len(tried) == 2 and chosen == tried[0][0] and last != chosen:
+            (_, few), (large, big) = tried
+            if any(d.flat for d in big) and all(
+                    any(math.hypot(d.x - e.x, d.y - e.y) < 0.75 * large for e in big)
+                    for d in few):
+                # every die of the smaller size lies on a larger die's face: they are its
+                # pips (a six's columns read as a one and a three), unless dice of the
+                # smaller size were seen last
+                found, chosen = big, large
+                best = (min(sum(d.flat for d in big), 2), False, 0.0, len(big))
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:

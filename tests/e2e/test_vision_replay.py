@@ -77,7 +77,7 @@ def _run_golden(name: str) -> dict[str, object]:
     process): what the test below checks, in plain data."""
     path = shared_path("golden", "matches", f"{name}.mat")
     events = read_mat(path)
-    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, seed=int(name[1:4]) - 1)
+    mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, cocked=0.03, seed=int(name[1:4]) - 1)
     source, settings, corners = open_replay_source(f"sim:{path}", mishaps=mishaps)
     assert settings is not None
     with tempfile.TemporaryDirectory() as tmp:

@@ -219,7 +219,7 @@ def test_a_face_matched_whole_beside_a_checker_is_not_reported() -> None:
 @pytest.mark.parametrize(("value", "wall_x", "flat"), [
     (4, 290, True),    # in the clear: the whole-face match reads the same value, so it is flat
     (4, 155, False),   # half its edge from a checker: it may lean on it, the pips' verdict stands
-    (1, 290, True),    # a lone pip too, matched as a one searching as far as a face's centre
+    (2, 290, False),   # two pips show no stretch: a leaning two matches whole as well
 ])
 def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
         monkeypatch: pytest.MonkeyPatch, value: int, wall_x: int, flat: bool) -> None:
@@ -242,6 +242,14 @@ def test_in_the_clear_a_face_read_otherwise_whole_stays_cocked(
     board = _board_with(draw_die(4, size=30, angle=15.0, background=BOARD_BGR), (140, 100))
     got = F.find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
     assert [(d.value, d.flat) for d in got] == [(4, False)]
+
+
+def test_in_the_clear_a_face_stretched_past_a_flat_dies_is_still_cocked() -> None:
+    die = draw_die(5, size=30, angle=0.0, background=BOARD_BGR)
+    die = cv2.resize(die, (die.shape[1], round(die.shape[0] / 1.4)), interpolation=cv2.INTER_AREA)
+    board = _board_with(die, (140, 100))
+    got = find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
+    assert [(d.value, d.flat) for d in got] == [(5, False)]
 
 
 def test_room_is_the_distance_inside_the_mask() -> None:
@@ -278,9 +286,9 @@ def test_in_the_clear_a_die_may_still_lean_on_the_other_die(
     monkeypatch.setattr(F, "_is_flat", lambda *a, **k: False)  # the pips say "cocked"
     board = np.empty((200, 300, 3), np.uint8)
     board[:] = BOARD_BGR
-    for value, x in ((4, 110), (2, round(110 + gap * 30))):
+    for value, x in ((4, 110), (5, round(110 + gap * 30))):
         die = draw_die(value, size=30, angle=0.0, background=BOARD_BGR)
         h, w = die.shape[:2]
         board[100 - h // 2:100 - h // 2 + h, x - w // 2:x - w // 2 + w] = die
     got = F.find_dice(board, die_px=30, surface_mask=np.full(board.shape[:2], 255, np.uint8))
-    assert sorted((d.value, d.flat) for d in got) == [(2, flat), (4, flat)]
+    assert sorted((d.value, d.flat) for d in got) == [(4, flat), (5, flat)]
