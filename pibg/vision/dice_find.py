@@ -433,8 +433,12 @@ def find_dice(
     return []
 
 
+def _no_room(x: float, y: float) -> float:
+    return 0.0
+
+
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
-             cfg: DiceConfig, room: Callable[[float, float], float] = lambda x, y: 0.0,
+             cfg: DiceConfig, room: Callable[[float, float], float] = _no_room,
              spot: float | None = None, in_clear: list[DieRead] | None = None
              ) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
@@ -467,10 +471,6 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
         return None  # without its pips found, nothing else says it is a die: a cube's digit
         #              or a checker's rings can match a layout, but have no die's square face
     return DieRead(m.value, px, py, True, m.score)
-
-
-def _no_room(x: float, y: float) -> float:
-    return 0.0
 
 
 def _room(mask: Mask | None) -> Callable[[float, float], float]:

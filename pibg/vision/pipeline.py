@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -219,7 +220,7 @@ class Vision:
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube, cube_at)
         dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame,
-                           bar_mask=self._bar_mask(bar_run, cube_at))
+                           bar_mask=functools.partial(self._bar_mask, bar_run, cube_at))
                 if self.read_dice else ())
         return BoardObservation(
             points=reads,
@@ -326,13 +327,13 @@ class Vision:
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
               frame: Array | None = None, canonical: bool = False, learn: bool = True,
-              bar_mask: Array | None = None) -> tuple[DieRead, ...]:
+              bar_mask: Callable[[], Array] | None = None) -> tuple[DieRead, ...]:
         """Dice found on the top-down view, read from the camera frame when it is given (a
         die's pips are a few pixels across in the top-down view, sharper in the frame); their
         places in the camera frame, or in the top-down view if ``canonical``; ``learn``: let
-        the dice found settle which of the two die sizes to look for. With ``bar_mask``, a
-        throw's one flat die found on the surface sends its other die looked for on the bar,
-        where it is no roll (reported not flat)."""
+        the dice found settle which of the two die sizes to look for. With ``bar_mask`` (made
+        when needed), a throw's one flat die found on the surface sends its other die looked
+        for on the bar, where it is no roll (reported not flat)."""
         if _find_dice is None:
             return ()
         # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
@@ -375,7 +376,7 @@ class Vision:
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
-            found = found + self._bar_dice(canon, chosen, bar_mask, crop)
+            found = found + self._bar_dice(canon, chosen, bar_mask(), crop)
         if not found:
             return ()
         xy = np.array([[d.x, d.y] for d in found])
