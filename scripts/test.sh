@@ -22,6 +22,6 @@ if command -v npm >/dev/null && [ ! -d tests/hw/micropython/node_modules ]; then
   npm ci --prefix tests/hw/micropython --no-audit --no-fund --silent \
     || echo "MicroPython for the Pico protocol test not installed: that test will skip"
 fi
-ruff check pibg tests benchmarks
+ruff check pibg tests benchmarks scripts
 mypy
 python -m pytest -q

@@ -1,0 +1,159 @@
+"""The die-face network (pibg.vision.dice_net) and its training generator (scripts/dice_net)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+import pytest
+
+from pibg.exc import VisionError
+from pibg.vision import dice_net
+from pibg.vision.dice_find import find_dice
+from pibg.vision.dice_net import NO_DIE, face_probabilities, read_face
+from pibg.vision.dice_read import draw_die
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARD = (40, 90, 30)
+
+
+def _synth() -> ModuleType:
+    path = ROOT / "scripts/dice_net/synth.py"
+    spec = importlib.util.spec_from_file_location("dice_net_synth", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("dice_net_synth", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize(("face", "pip"), [((235, 235, 235), (20, 20, 20)),
+                                           ((30, 30, 30), (240, 240, 240)),
+                                           ((40, 40, 200), (250, 250, 250))])
+def test_the_network_reads_every_face_at_any_angle(value: int, face: tuple[int, int, int],
+                                                   pip: tuple[int, int, int]) -> None:
+    for angle in (0.0, 22.0, 45.0, 71.0):
+        img = draw_die(value, size=30, angle=angle, face=face, pip=pip, background=BOARD)
+        got, p = read_face(img)
+        assert got == value, (angle, got, p)
+        assert p > 0.5
+
+
+def test_likelihoods_sum_to_one_and_quarter_turns_average() -> None:
+    crops = [draw_die(v, size=30, angle=10.0 * v, background=BOARD) for v in range(1, 7)]
+    p1 = face_probabilities(crops)
+    p4 = face_probabilities(crops, turns=4)
+    assert p1.shape == p4.shape == (6, 7)
+    np.testing.assert_allclose(p1.sum(axis=1), 1.0, atol=1e-6)
+    np.testing.assert_allclose(p4.sum(axis=1), 1.0, atol=1e-6)
+    assert list(p4[:, :NO_DIE].argmax(axis=1) + 1) == [1, 2, 3, 4, 5, 6]
+    # a quarter-turned crop read at four turns gives the same likelihoods
+    turned = [np.ascontiguousarray(np.rot90(c)) for c in crops]
+    np.testing.assert_allclose(face_probabilities(turned, turns=4), p4, atol=1e-4)
+    assert face_probabilities([]).shape == (0, 7)
+
+
+def test_a_bare_board_and_a_checker_are_no_die() -> None:
+    bare = np.full((40, 40, 3), BOARD, np.uint8)
+    checker = bare.copy()
+    cv2.circle(checker, (20, 20), 26, (200, 200, 190), -1, cv2.LINE_AA)
+    cv2.circle(checker, (20, 20), 17, (170, 170, 160), 2, cv2.LINE_AA)
+    p = face_probabilities([bare, checker])
+    assert list(p.argmax(axis=1)) == [NO_DIE, NO_DIE]
+
+
+def test_bad_crops_and_turns_are_refused() -> None:
+    with pytest.raises(ValueError, match="4 pixels or more"):
+        face_probabilities([np.zeros((2, 9, 3), np.uint8)])
+    with pytest.raises(ValueError, match="turns must be 1 to 4"):
+        face_probabilities([np.zeros((9, 9, 3), np.uint8)], turns=5)
+
+
+def test_a_missing_or_broken_model_says_what_to_do(tmp_path: Path) -> None:
+    die = draw_die(3, size=30)
+    with pytest.raises(VisionError, match=r"missing: reinstall pibg"):
+        read_face(die, model=tmp_path / "nothing.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network at all")
+    with pytest.raises(VisionError, match=r"not a readable ONNX network"):
+        read_face(die, model=broken)
+
+
+def test_the_shipped_model_is_small_and_in_the_package() -> None:
+    assert dice_net.MODEL.is_file()
+    assert dice_net.MODEL.stat().st_size < 1_000_000
+
+
+def test_the_training_generator_is_repeatable_and_labels_leaning_dice_no_roll() -> None:
+    synth = _synth()
+    a = [synth.sample(np.random.default_rng(11), 40) for _ in range(1)]
+    b = [synth.sample(np.random.default_rng(11), 40) for _ in range(1)]
+    assert a[0][1] == b[0][1] and np.array_equal(a[0][0], b[0][0])
+    rng = np.random.default_rng(3)
+    drawn = [synth.sample(rng, 40) for _ in range(60)]
+    assert {v for _, v in drawn} == {1, 2, 3, 4, 5, 6}
+    assert all(img.shape == (40, 40, 3) and img.dtype == np.uint8 for img, _ in drawn)
+    assert synth.sample(np.random.default_rng(5), 40, lean=True)[1] == 0
+    assert synth.negative(np.random.default_rng(5), 40).shape == (40, 40, 3)
+
+
+def test_the_network_reads_drawn_dice_it_never_trained_on() -> None:
+    """Seeds the training did not use (3-8 made the training set): the network's own
+    distribution, so a broken export or preprocessing shows here at once."""
+    synth = _synth()
+    rng = np.random.default_rng(1234)
+    drawn = [synth.sample(rng, dice_net.INPUT) for _ in range(300)]
+    p = face_probabilities([img for img, _ in drawn])
+    right = np.mean(p[:, :NO_DIE].argmax(axis=1) + 1 == np.array([v for _, v in drawn]))
+    assert right >= 0.9
+
+
+def _washed_five() -> np.ndarray:
+    board = np.full((200, 300, 3), BOARD, np.uint8)
+    die = draw_die(5, size=30, angle=20.0, face=(225, 225, 225), pip=(210, 210, 210),
+                   background=BOARD)
+    board[70:70 + die.shape[0], 120:120 + die.shape[1]] = die
+    return board
+
+
+def test_a_washed_out_face_in_the_clear_is_read_by_the_network() -> None:
+    """A die whose pips barely stand out (glare over its face), alone on the board: the pip
+    readers and the whole-face match give up; the network reads it when allowed to."""
+    board = _washed_five()
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    assert find_dice(board, die_px=30, surface_mask=mask, rescue=False) == []
+    got = find_dice(board, die_px=30, surface_mask=mask)
+    assert [(d.value, d.flat) for d in got] == [(5, True)]
+
+
+def test_the_network_rescues_no_die_beside_something_it_may_lean_on() -> None:
+    board = _washed_five()
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    mask[:, :128] = 0  # a checker's edge a third of an edge from the die's centre
+    assert find_dice(board, die_px=30, surface_mask=mask) == []
+
+
+def test_the_rescue_measures_the_face_at_the_centre() -> None:
+    """A die leaning in the open shows its face foreshortened (pibg.sim's leaning dice: to
+    0.6), which the network may still read: the rescue asks for a square face too."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob
+
+    def crop(squash: float) -> np.ndarray:
+        die = draw_die(4, size=40, angle=0.0, background=BOARD)
+        die = cv2.resize(die, (die.shape[1], round(die.shape[0] * squash)),
+                         interpolation=cv2.INTER_AREA)
+        out = np.full((72, 72, 3), BOARD, np.uint8)
+        y0, x0 = 36 - die.shape[0] // 2, 36 - die.shape[1] // 2
+        out[y0:y0 + die.shape[0], x0:x0 + die.shape[1]] = die
+        return out
+
+    flat, leaning = _face_blob(crop(1.0)), _face_blob(crop(0.6))
+    assert flat is not None and leaning is not None
+    assert flat[0] <= DEFAULT_CONFIG.rescue_aspect_max * flat[1]
+    assert leaning[0] > DEFAULT_CONFIG.rescue_aspect_max * leaning[1]
