@@ -284,6 +284,25 @@ class DiceConfig:
     whole_face_below: float = 0.6
     whole_face_edges: tuple[float, ...] = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
     whole_face_score: float = 0.4
+    #: read_die: the value read stands unless the die-face network
+    #: (:mod:`pibg.vision.dice_net`) finds another more than this many times likelier (0:
+    #: the network is not asked).
+    net_keep: float = 3.0
+    #: ... reading the crop at this many quarter turns (1 to 4) and averaging.
+    net_turns: int = 4
+    #: find_dice: the die-face network reads a square of this many die edges either side of
+    #: the die's centre (1.3 edges across: it was trained on dice filling 0.4 to 0.9 of it).
+    net_crop: float = 0.65
+    #: find_dice: a die's value read by its pips stands unless the network finds another
+    #: more than this many times likelier (0: not asked).
+    net_keep_find: float = 3.0
+    #: find_dice: a candidate in the clear that nothing else reads is a flat die when the
+    #: network gives one value at least this likelihood (1: never).
+    net_rescue: float = 0.7
+    #: ... and the region standing apart from the board at its centre is no longer than
+    #: this many times its width (a die leaning in the open shows a face foreshortened to
+    #: 0.6; a flat one, a square).
+    rescue_aspect_max: float = 1.25
 
 
 DEFAULT_CONFIG = DiceConfig()

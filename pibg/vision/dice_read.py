@@ -25,6 +25,7 @@ from pibg.vision.dice_config import (
     _Fit,
 )
 from pibg.vision.dice_match import FaceMatch, match_face
+from pibg.vision.dice_net import NO_DIE, face_probabilities
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SQUARE = np.ones((3, 3), np.uint8)
@@ -699,11 +700,28 @@ def read_die(patch: Image, *, config: DiceConfig = DEFAULT_CONFIG) -> tuple[int,
         return 0, 0.0
     fits, _, dist = _all_fits(patch, config)
     value, conf, best = _decide(fits, config)
-    if conf < config.whole_face_below:
-        whole = _whole_face(patch, config)
-        if whole is not None and whole.score >= config.whole_face_score:
-            return whole.value, whole.score
-    return _completed(value, best, dist, config), conf
+    whole = _whole_face(patch, config) if conf < config.whole_face_below else None
+    if whole is not None and whole.score >= config.whole_face_score:
+        value, conf = whole.value, whole.score
+    else:
+        value = _completed(value, best, dist, config)
+    return _net_checked(patch, value, conf, config)
+
+
+def _net_checked(patch: Image, value: int, conf: float, cfg: DiceConfig) -> tuple[int, float]:
+    """``(value, conf)``, or the network's value (:mod:`pibg.vision.dice_net`) where it finds
+    that value more than ``net_keep`` times likelier than the one read, or where nothing was
+    read and the network sees a die face rather than none."""
+    if cfg.net_keep <= 0.0:
+        return value, conf
+    p = face_probabilities([patch], turns=cfg.net_turns)[0]
+    if value == 0 and int(np.argmax(p)) == NO_DIE:
+        return 0, 0.0
+    p = p[:NO_DIE] / p[:NO_DIE].sum()
+    best = int(np.argmax(p))
+    if value == 0 or p[value - 1] * cfg.net_keep < p[best]:
+        return best + 1, float(p[best])
+    return value, conf
 
 
 def _completed(value: int, fit: _Fit | None, dist: FloatArray, cfg: DiceConfig) -> int:
