@@ -23,6 +23,7 @@ from pibg.vision.dice_config import (
 )
 from pibg.vision.dice_face import FaceShape, top_face
 from pibg.vision.dice_match import match_face
+from pibg.vision.dice_net import NO_DIE, face_probabilities
 from pibg.vision.dice_read import _all_fits, _decide, draw_die  # noqa: F401 (doctest)
 
 # --- finding dice -------------------------------------------------------------------------------
@@ -403,6 +404,7 @@ def find_dice(
     config: DiceConfig = DEFAULT_CONFIG,
     crop: CropFn | None = None,
     nadir: tuple[float, float] | None = None,
+    rescue: bool = True,
 ) -> list[DieRead]:
     """Every die lying in a top-down BGR view of the playing surface.
 
@@ -410,9 +412,12 @@ def find_dice(
     likeliest first); ``surface_mask`` (non-zero where dice may lie) limits the search;
     ``crop`` cuts a square of the view from a sharper source for reading (default: the view
     itself); ``nadir`` is the point straight below the camera in this image, when known (a
-    flat die shows the side facing it, pips and all). Each die is reported with its value,
-    its centre in this image's pixel coordinates, ``flat=False`` when its top face is not a
-    square of the expected size (a cocked die) and a confidence; strongest first.
+    flat die shows the side facing it, pips and all); ``rescue``: let the die-face network
+    read a die in the clear that nothing else reads (``net_rescue``; it reads a die of
+    either size, so a caller choosing between sizes asks without it first). Each die is
+    reported with its value, its centre in this image's pixel coordinates, ``flat=False``
+    when its top face is not a square of the expected size (a cocked die) and a confidence;
+    strongest first.
 
     >>> board = np.full((200, 300, 3), (40, 90, 30), np.uint8)
     >>> die = draw_die(4, size=30, angle=10.0, background=(40, 90, 30))
@@ -427,7 +432,7 @@ def find_dice(
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
-        found = _find_at(image, size, surface_mask, config, crop, nadir)
+        found = _find_at(image, size, surface_mask, config, crop, nadir, rescue)
         if found:
             return found
     return []
@@ -473,6 +478,65 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     return DieRead(m.value, px, py, True, m.score)
 
 
+def _net_probs(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig) -> FloatArray:
+    """The die-face network's likelihoods (:mod:`pibg.vision.dice_net`) for a die at (x, y)."""
+    patch, _ = crop(x, y, cfg.net_crop * size)
+    return np.asarray(face_probabilities([patch])[0], np.float64)
+
+
+def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: DiceConfig
+               ) -> int:
+    """``value``, or the network's value where it finds that one more than ``net_keep_find``
+    times likelier (a side's pip read as a second pip, a pip lost in glare)."""
+    if cfg.net_keep_find <= 0.0:
+        return value
+    p = _net_probs(crop, x, y, size, cfg)
+    best = int(np.argmax(p[:NO_DIE]))
+    return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
+
+
+def _face_blob(patch: Image) -> tuple[float, float] | None:
+    """The long and short side (pixels) of the face at ``patch``'s centre: the region of its
+    centre's colour (pips closed over, thin bridges to anything of a like colour opened),
+    or None where the centre stands out from nothing."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
+    dist = np.linalg.norm(lab - centre, axis=2)
+    d8 = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    _, near = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    k = max(3, round(0.12 * w)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    near = cv2.morphologyEx(cv2.morphologyEx(near, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
+    _, labels = cv2.connectedComponents(near)
+    i = labels[h // 2, w // 2]
+    if i == 0:
+        return None
+    pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
+    (_, _), (a, b), _ = cv2.minAreaRect(pts)
+    return max(a, b), min(a, b)
+
+
+def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None,
+                cfg: DiceConfig, room: Callable[[float, float], float],
+                in_clear: list[DieRead] | None) -> DieRead | None:
+    """A die in the clear whose face the pip readers and the whole-face match gave up on
+    (glare over a black die's face), read by the network when it is sure."""
+    if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
+        return None
+    p = _net_probs(crop, x, y, size, cfg)
+    best = int(np.argmax(p))
+    if best == NO_DIE or p[best] < cfg.net_rescue:
+        return None
+    blob = _face_blob(crop(x, y, cfg.net_crop * size)[0])
+    if blob is None or blob[0] > cfg.rescue_aspect_max * blob[1]:
+        return None  # no square face there: a die leaning in the open shows a long one
+    die = DieRead(best + 1, x, y, True, float(p[best]))
+    if in_clear is not None:
+        in_clear.append(die)
+    return die
+
+
 def _room(mask: Mask | None) -> Callable[[float, float], float]:
     """``room(x, y)``: how far (pixels) a point lies inside ``mask`` (0 outside it, and
     everywhere without a mask); the distances are measured once, when first asked for."""
@@ -504,15 +568,24 @@ def _keep(found: list[DieRead], die: DieRead | None, near: float) -> None:
         found.append(die)
 
 
+def _keep_or_defer(found: list[DieRead], die: DieRead | None, near: float,
+                   unread: list[tuple[float, float]] | None, cx: float, cy: float) -> None:
+    if die is None and unread is not None:
+        unread.append((cx, cy))
+    _keep(found, die, near)
+
+
 def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
-             crop: CropFn, nadir: tuple[float, float] | None = None) -> list[DieRead]:
+             crop: CropFn, nadir: tuple[float, float] | None = None, rescue: bool = True
+             ) -> list[DieRead]:
     """The dice of edge ``size`` (view pixels)."""
     found: list[DieRead] = []
     room = _room(surface_mask)
     in_clear: list[DieRead] = []  # flat for lying in the clear: no other die may be beside
+    unread: list[tuple[float, float]] = []
     spots = _spot_map(image, size, surface_mask, cfg)
     for cx, cy in _peaks(spots, size, surface_mask, cfg):
-        _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
+        _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir, unread)
     if len(found) == 1:
         # a die touching the other sums its spots into one window with it: the other's
         # window has no maximum of its own until the die found is taken away
@@ -531,6 +604,13 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             _consider(d.x, d.y, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
             if len(found) == 1:
                 found.insert(0, d)
+    if rescue and sum(d.flat for d in found) < 2:
+        # a throw's die that nothing else read, far from every die found (beside one, the
+        # network would read that die's face off-centre)
+        for cx, cy in unread:
+            if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
+                _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
+                      cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
     found = [dataclasses.replace(d, flat=False)
              if d in in_clear and any(e is not d and math.hypot(d.x - e.x, d.y - e.y)
@@ -542,10 +622,10 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
 
 def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead],
               size: float, surface_mask: Mask | None, cfg: DiceConfig, crop: CropFn,
-              room: Callable[[float, float], float], nadir: tuple[float, float] | None
-              ) -> None:
+              room: Callable[[float, float], float], nadir: tuple[float, float] | None,
+              unread: list[tuple[float, float]] | None = None) -> None:
     """Read the candidate at (cx, cy); a die read there joins ``found`` (and ``in_clear``
-    when it is flat for lying in the clear)."""
+    when it is flat for lying in the clear); a candidate nothing reads joins ``unread``."""
     half = cfg.crop_half * size
     near = cfg.merge_dist * size
     if any(math.hypot(cx - d.x, cy - d.y) < near for d in found):
@@ -568,8 +648,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         got = again
     value, conf, best, fits, scale, origin = got
     if best is None or value == 0 or conf < cfg.min_confidence:
-        _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
-                              in_clear=in_clear), near)
+        _keep_or_defer(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
+                                       in_clear=in_clear), near, unread, cx, cy)
         return
     x = origin[0] + best.centre[0] / scale
     y = origin[1] + best.centre[1] / scale
@@ -590,7 +670,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
         _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
                               in_clear=in_clear), near)
-        return
+        return  # its pips were found, and judged no flat die's: not the network's to rescue
     beside = [(bx, by, rd) for bx, by, rd in ((origin[0] + px / scale, origin[1] + py / scale, rd)
                                               for px, py, rd in best.extra_at)
               if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size
@@ -599,6 +679,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
              or _square_pips(value, fits, cfg))
             and _is_flat(value, fits, scale, size, cfg, face))
     aspect = _pip_aspect(value, fits)
+    clear = False
     if (flat and aspect is not None and aspect > cfg.lean_aspect_max
             and surface_mask is not None and room(x, y) < cfg.clear_room * size):
         flat = False  # beside a checker it may lean on: its pips must be squarer
@@ -609,6 +690,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         # stretched past ``clear_aspect_max`` is a lean whatever lies round the die)
         m = match_face(*_patch_edge(crop, x, y, half, size), cfg)
         flat = m.value == value and m.score >= cfg.clear_score
-        if flat:
-            in_clear.append(DieRead(value, x, y, flat, conf))
-    found.append(DieRead(value, x, y, flat, conf))
+        clear = flat
+    die = DieRead(_net_value(crop, x, y, size, value, cfg), x, y, flat, conf)
+    if clear:
+        in_clear.append(die)
+    found.append(die)

@@ -353,7 +353,7 @@ class Vision:
         try:
             for size in sizes:
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
-                                 nadir=self._nadir)
+                                 nadir=self._nadir, rescue=len(sizes) == 1)
                 tried.append((size, got))
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
@@ -373,6 +373,12 @@ class Vision:
                 # smaller size were seen last
                 found, chosen = big, large
                 best = (min(sum(d.flat for d in big), 2), False, 0.0, len(big))
+        if len(sizes) == 2 and chosen is not None and sum(d.flat for d in found) < 2:
+            # the network's rescue reads a die of either size: asked only at the size chosen
+            again = _find_dice(canon, die_px=chosen, surface_mask=mask, crop=crop,
+                               nadir=self._nadir)
+            if sum(d.flat for d in again) > sum(d.flat for d in found):
+                found = again
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
@@ -400,7 +406,7 @@ class Vision:
         nadir = None if self._nadir is None else (self._nadir[0] - x0, self._nadir[1])
         got = _find_dice(np.ascontiguousarray(canon[:, x0:x1]), die_px=size,
                          surface_mask=np.ascontiguousarray(bar_mask[:, x0:x1]),
-                         crop=strip_crop, nadir=nadir)
+                         crop=strip_crop, nadir=nadir, rescue=False)
         return [DieRead(d.value, d.x + x0, d.y, False, d.confidence) for d in got]
 
     def _to_frame(self, pts: Array) -> Array:

@@ -284,8 +284,10 @@ NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 #: Floors that the current reader clears on the shared data (see benchmarks/dice_accuracy.py for
 #: the full figures); a drop below them is a regression.
-PHOTO_FLOOR = 0.8
-RENDER_CROP_FLOOR = 0.87
+#: (With the die-face network: photos test 94.5 %, train 95.4 %, render crops 97.3 %; 89.0,
+#: 87.2 and 87.4 % before it.)
+PHOTO_FLOOR = 0.92
+RENDER_CROP_FLOOR = 0.93
 
 
 def _photo_accuracy(root: Path, split: str, every: int) -> float:
@@ -333,10 +335,11 @@ def test_read_die_render_crops(shared: Shared) -> None:
 
 
 #: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
-#: board, glare): 66 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
+#: board, glare): 68 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
 #: this floor was first set, 55 before faces were matched whole, 61 before dice in the clear
-#: were trusted to lie flat), a little slack for other OpenCV builds.
-GAME_FLAT_FLOOR = 64
+#: were trusted to lie flat, 64 before the die-face network), a little slack for other
+#: OpenCV builds.
+GAME_FLAT_FLOOR = 66
 
 
 def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
