@@ -503,7 +503,8 @@ def _face_blob(patch: Image) -> tuple[float, float] | None:
     h, w = lab.shape[:2]
     centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - centre, axis=2)
-    d8 = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    span = max(float(dist.max() - dist.min()), 1e-6)
+    d8 = (255.0 * (dist - dist.min()) / span).astype(np.uint8)
     _, near = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     k = max(3, round(0.12 * w)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
