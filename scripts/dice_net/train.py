@@ -3,7 +3,7 @@
 Needs PyTorch and onnx, which pibg itself does not (it runs the network with OpenCV):
 
     pip install torch==2.13.0 onnx
-    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 35 min, 2 cores
+    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 30 min, 2 cores
 
 The recipe that made the shipped network: 60,000 crops with no die face (seeds 5 and 6),
 30,000 leaning dice (seeds 7 and 8, also "no die face": no roll) and 200,000 flat dice
