@@ -213,7 +213,25 @@ def check_disk(
     return CheckResult("disk", True, f"{d}: {mb} MB free")
 
 
-DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "disk")
+def check_dice_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
+    """The die-face network ships in the package, loads, and reads a drawn five."""
+    from pathlib import Path
+
+    from pibg.vision import dice_net
+    from pibg.vision.dice_read import draw_die
+
+    path = Path(model) if model is not None else dice_net.MODEL
+    fix = "reinstall pibg (pip install --force-reinstall .) to restore pibg/data/dice_net.onnx"
+    try:
+        value, p = dice_net.read_face(draw_die(5, size=32, angle=20.0), model=path)
+    except PibgError as exc:
+        return CheckResult("dice model", False, str(exc), fix)
+    if value != 5:
+        return CheckResult("dice model", False, f"{path}: reads a drawn five as {value}", fix)
+    return CheckResult("dice model", True, f"{path.name}: reads a drawn five ({p:.2f})")
+
+
+DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model", "disk")
 
 
 def default_probes() -> dict[str, Probe]:
@@ -222,6 +240,7 @@ def default_probes() -> dict[str, Probe]:
         "buttons": check_pins,
         "serial": check_serial,
         "calibration": check_calibration,
+        "dice model": check_dice_model,
         "disk": check_disk,
     }
 

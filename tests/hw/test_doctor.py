@@ -17,6 +17,7 @@ from pibg.doctor import (
     CheckResult,
     check_calibration,
     check_camera,
+    check_dice_model,
     check_disk,
     check_pins,
     check_serial,
@@ -56,6 +57,7 @@ def test_all_good(tmp_path: Path, mock_factory: MockFactory) -> None:
         "buttons",
         "serial",
         "calibration",
+        "dice model",
         "disk",
     ]
     assert "✓ camera       folder: got a 64x48 frame" in report
@@ -121,7 +123,8 @@ def test_bad_config_and_crashing_probe(tmp_path: Path) -> None:
 
     ok = lambda cfg: CheckResult("x", True, "fine")  # noqa: E731
     results = run_checks(
-        bad, probes={"camera": boom, "buttons": ok, "serial": ok, "calibration": ok, "disk": ok}
+        bad, probes={"camera": boom, "buttons": ok, "serial": ok, "calibration": ok,
+                     "dice model": ok, "disk": ok}
     )
     assert not results[0].ok and "'sorce'" in results[0].detail
     assert not results[1].ok and "check crashed: RuntimeError: probe bug" in results[1].detail
@@ -133,7 +136,19 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.count("✓") == 4 and "serial" not in out
+    assert out.count("✓") == 5 and "serial" not in out
     (tmp_path / "cal.json").unlink()
     assert main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"]) == 1
     assert "✗ calibration" in capsys.readouterr().out
+
+
+def test_dice_model_check(tmp_path: Path) -> None:
+    good = check_dice_model(Config())
+    assert good.ok and "dice_net.onnx: reads a drawn five" in good.detail
+    broken = tmp_path / "dice_net.onnx"
+    broken.write_bytes(b"garbage")
+    bad = check_dice_model(Config(), model=broken)
+    assert not bad.ok and "not a readable ONNX network" in bad.detail
+    assert "reinstall pibg" in bad.fix
+    missing = check_dice_model(Config(), model=tmp_path / "gone.onnx")
+    assert not missing.ok and "missing" in missing.detail
