@@ -14,6 +14,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pibg.config import Config, load_config
@@ -215,8 +216,6 @@ def check_disk(
 
 def check_dice_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
     """The die-face network ships in the package, loads, and reads a drawn five."""
-    from pathlib import Path
-
     from pibg.vision import dice_net
     from pibg.vision.dice_read import draw_die
 

@@ -478,10 +478,12 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     return DieRead(m.value, px, py, True, m.score)
 
 
-def _net_probs(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig) -> FloatArray:
-    """The die-face network's likelihoods (:mod:`pibg.vision.dice_net`) for a die at (x, y)."""
+def _net_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
+              ) -> tuple[Image, FloatArray]:
+    """The crop the die-face network (:mod:`pibg.vision.dice_net`) reads for a die at (x, y),
+    and its likelihoods."""
     patch, _ = crop(x, y, cfg.net_crop * size)
-    return np.asarray(face_probabilities([patch])[0], np.float64)
+    return patch, np.asarray(face_probabilities([patch])[0], np.float64)
 
 
 def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: DiceConfig
@@ -490,7 +492,7 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     times likelier (a side's pip read as a second pip, a pip lost in glare)."""
     if cfg.net_keep_find <= 0.0:
         return value
-    p = _net_probs(crop, x, y, size, cfg)
+    _, p = _net_read(crop, x, y, size, cfg)
     best = int(np.argmax(p[:NO_DIE]))
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
@@ -525,11 +527,11 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
     (glare over a black die's face), read by the network when it is sure."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
-    p = _net_probs(crop, x, y, size, cfg)
+    patch, p = _net_read(crop, x, y, size, cfg)
     best = int(np.argmax(p))
     if best == NO_DIE or p[best] < cfg.net_rescue:
         return None
-    blob = _face_blob(crop(x, y, cfg.net_crop * size)[0])
+    blob = _face_blob(patch)
     if blob is None or blob[0] > cfg.rescue_aspect_max * blob[1]:
         return None  # no square face there: a die leaning in the open shows a long one
     die = DieRead(best + 1, x, y, True, float(p[best]))

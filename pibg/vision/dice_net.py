@@ -2,12 +2,13 @@
 
 The network (``pibg/data/dice_net.onnx``, about 128,000 weights) takes a square crop round one
 die, the die filling roughly 0.4 to 0.9 of it, and gives the likelihood of each of the six
-values and of "no die face here" (a checker, the cube, the bare board). It was trained by
-``scripts/dice_net/train.py`` on dice drawn by ``scripts/dice_net/synth.py`` alone: random
-body and pip colours, marbled and swirled bodies, tilts showing the sides' pips, shadows,
-neighbouring dice, glare, blur, noise and JPEG. No photograph or render was trained on;
-those are what it is measured on (``benchmarks/dice_accuracy.py``). It runs through OpenCV's
-own ``dnn`` module, so it needs no package beyond OpenCV.
+values and of "no flat die face here" (a checker, the cube, the bare board, a die leaning).
+It was trained by ``scripts/dice_net/train.py`` on crops drawn by ``scripts/dice_net/synth.py``
+alone: random body and pip colours, marbled and swirled bodies, tilts showing the sides'
+pips, shadows, neighbouring dice, glare, blur, noise and JPEG, and dice leaning 26 to 57
+degrees as no flat die. No photograph or render was trained on; those are what it is
+measured on (``benchmarks/dice_accuracy.py``). It runs through OpenCV's own ``dnn`` module,
+so it needs no package beyond OpenCV.
 
 >>> from pibg.vision.dice_read import draw_die
 >>> read_face(draw_die(5, size=32, angle=25.0))[0]
@@ -60,7 +61,7 @@ def prepare(patch: Image) -> FloatArray:
     return np.ascontiguousarray(x.transpose(2, 0, 1), dtype=np.float32)
 
 
-#: Column of :func:`face_probabilities` for "no die face at the crop's centre".
+#: Column of :func:`face_probabilities` for "no flat die face at the crop's centre".
 NO_DIE = 6
 
 
