@@ -1,10 +1,12 @@
 """Dice drawn at random for training the die-face network (``pibg/vision/dice_net.py``).
 
 Domain randomisation: every sample draws a die of random body colour (solid, blotched or
-swirled with a second colour), pip colour, pip size and spacing, rounded corners, tilt (the
-sides and their pips in view, as a camera off the die's axis sees them), perspective, light,
-shadow, glare (up to washing the face out), neighbouring dice, background (plain, textured,
-crossed by a point's edge), blur, noise and JPEG. ``negative`` draws crops with no die face
+swirled with a second colour; a quarter translucent: dim, soft, the far faces' pips showing
+through, pips as little as 55 levels from the body), pip colour, pip size and spacing, rounded
+corners, tilt (the sides and their pips in view, as a camera off the die's axis sees them),
+perspective, light, shadow, glare (up to washing the face out), specular streaks that are no
+pips, neighbouring dice, background (plain, textured, crossed by a point's edge), blur,
+noise and JPEG. ``negative`` draws crops with no die face
 at their centre: checkers, the doubling cube, specks, the bare board, a die at the edge.
 
 Each function takes its own ``numpy.random.Generator``: the same seed draws the same
@@ -49,7 +51,7 @@ def _colour(rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
-def _pip_colour(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
+def _pip_colour(rng: np.random.Generator, body: np.ndarray, gap: float = 90) -> np.ndarray:
     for _ in range(20):
         r = rng.random()
         if r < 0.3:
@@ -62,7 +64,7 @@ def _pip_colour(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
             )
         else:
             c = _colour(rng)
-        if np.linalg.norm(c - body) > 90:
+        if np.linalg.norm(c - body) > gap:
             return c
     return 255.0 - body
 
@@ -76,7 +78,12 @@ def face_texture(
     pip_r: float,
     step: float,
     logo: bool,
+    ghost: float = 0.0,
+    soft: float = 0.0,
 ) -> np.ndarray:
+    """One face, ``T`` pixels square. ``ghost`` > 0 draws a translucent die: the pips of the
+    faces behind show through, blurred, at that strength, and ``soft`` blurs the face as a
+    body that scatters light does."""
     tex = np.empty((T, T, 3), np.float32)
     tex[:] = body
     if body2 is not None:
@@ -116,7 +123,22 @@ def face_texture(
         shade = 1.0 - 0.35 * np.clip(m - rg, 0, 1) * rng.random()
     else:
         shade = 1.0
+    if ghost > 0:  # the far faces' pips, seen through the body
+        g = np.zeros((T, T), np.float32)
+        for _ in range(int(rng.integers(1, 3))):
+            gv = int(rng.integers(1, 7))
+            ox, oy = rng.normal(0, 0.12, 2) * T
+            a = rng.uniform(0, 2 * math.pi)
+            for px, py in LAYOUTS[gv]:
+                qx = px * math.cos(a) - py * math.sin(a)
+                qy = px * math.sin(a) + py * math.cos(a)
+                centre = (int(T / 2 + ox + qx * step * T), int(T / 2 + oy + qy * step * T))
+                cv2.circle(g, centre, int(pip_r * T * rng.uniform(0.8, 1.3)), 1.0, -1)
+        g = cv2.GaussianBlur(g, (0, 0), rng.uniform(2, 5))[..., None] * ghost
+        tex = tex * (1 - g) + pip * g
     tex = tex * (1 - m) + pipc * m * shade
+    if soft > 0:
+        tex = cv2.GaussianBlur(tex, (0, 0), soft)
     return tex
 
 
@@ -177,6 +199,8 @@ def render_die(
     canvas: np.ndarray,
     alpha_round: float,
     lean: float | None = None,
+    ghost: float = 0.0,
+    soft: float = 0.0,
 ) -> None:
     if lean is None:  # lying flat, seen a little off its axis (at most 0.3 rad each way)
         ax, ay = np.clip(rng.normal(0, tilt, 2), -0.3, 0.3)
@@ -193,7 +217,7 @@ def render_die(
         if nw[2] <= 0.02:
             continue
         fv = value if i == 0 else others[(i - 1) % len(others)]
-        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo)
+        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo, ghost, soft)
         quad3 = [
             0.5 * nrm + 0.5 * (su * u + sv * v) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
         ]
@@ -231,7 +255,18 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
     canvas = _background(rng, big)
     body = _colour(rng)
     body2 = _colour(rng) if rng.random() < 0.3 else None
-    pip = _pip_colour(rng, body)
+    ghost = soft = 0.0
+    if rng.random() < 0.25:  # translucent (smoked, swirled): dim, soft, pips showing through
+        body = body * rng.uniform(0.35, 0.9)
+        ghost, soft = rng.uniform(0.1, 0.45), rng.uniform(0.5, 2.5)
+        if rng.random() < 0.5:
+            pip = np.array(
+                [rng.uniform(20, 90), rng.uniform(20, 90), rng.uniform(120, 230)], np.float32
+            )
+        else:
+            pip = _pip_colour(rng, body, gap=55)
+    else:
+        pip = _pip_colour(rng, body)
     pip_r = rng.uniform(0.07, 0.12)
     step = rng.uniform(0.22, 0.3)
     logo = rng.random() < 0.15
@@ -287,7 +322,21 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
         canvas,
         rnd,
         lean=rng.uniform(0.45, 1.0) if lean else None,
+        ghost=ghost,
+        soft=soft,
     )
+    if rng.random() < 0.3:  # specular highlights: small bright streaks that are not pips
+        for _ in range(int(rng.integers(1, 4))):
+            hi = np.zeros((big, big), np.float32)
+            hx = centre[0] + rng.uniform(-0.45, 0.45) * edge
+            hy = centre[1] + rng.uniform(-0.45, 0.45) * edge
+            axes = (
+                max(1, int(edge * rng.uniform(0.03, 0.14))),
+                max(1, int(edge * rng.uniform(0.01, 0.05))),
+            )
+            cv2.ellipse(hi, (int(hx), int(hy)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+            hi = cv2.GaussianBlur(hi, (0, 0), max(0.5, edge * 0.02))
+            canvas += (rng.uniform(60, 200) * hi)[..., None]
     # lighting gradient and glare
     yy, xx = np.mgrid[0:big, 0:big].astype(np.float32) / big
     g = 1 + rng.uniform(-0.3, 0.3) * (xx - 0.5) + rng.uniform(-0.3, 0.3) * (yy - 0.5)

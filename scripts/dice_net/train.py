@@ -3,12 +3,12 @@
 Needs PyTorch and onnx, which pibg itself does not (it runs the network with OpenCV):
 
     pip install torch==2.13.0 onnx
-    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 30 min, 2 cores
+    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 36 min, 2 cores
 
 The recipe that made the shipped network: 60,000 crops with no die face (seeds 5 and 6),
 30,000 leaning dice (seeds 7 and 8, also "no die face": no roll) and 200,000 flat dice
 (seeds 3 and 4), in that order, from ``synth.py``, 40 x 40 pixels; each crop's
-lightness centred and scaled by its own spread; 8 epochs of AdamW (one-cycle rate up to
+lightness centred and scaled by its own spread; 10 epochs of AdamW (one-cycle rate up to
 0.003, batches of 128, label smoothing 0.05), each batch turned by a random quarter turn and
 mirrored half the time (a die's six faces are unchanged by both). Classes 0-5 are the values
 one to six, class 6 "no flat die face here". The same command gives the same samples; the weights
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dice", type=int, default=100_000, help="dice per seed (2 seeds)")
     ap.add_argument("--negatives", type=int, default=30_000, help="no-die crops per seed")
     ap.add_argument("--leaning", type=int, default=15_000, help="leaning dice per seed")
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
 
