@@ -303,6 +303,10 @@ class DiceConfig:
     #: this many times its width (a die leaning in the open shows a face foreshortened to
     #: 0.6; a flat one, a square).
     rescue_aspect_max: float = 1.25
+    #: ... unless that region runs on across this share of the crop (a die on a point of its
+    #: own colour): then the network must give the value at least ``net_rescue_open``.
+    rescue_open: float = 0.95
+    net_rescue_open: float = 0.9
 
 
 DEFAULT_CONFIG = DiceConfig()

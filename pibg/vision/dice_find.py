@@ -532,8 +532,14 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
     if best == NO_DIE or p[best] < cfg.net_rescue:
         return None
     blob = _face_blob(patch)
-    if blob is None or blob[0] > cfg.rescue_aspect_max * blob[1]:
-        return None  # no square face there: a die leaning in the open shows a long one
+    if blob is None:
+        return None
+    if blob[0] > cfg.rescue_aspect_max * blob[1] and not (
+            blob[0] >= cfg.rescue_open * min(patch.shape[:2]) and p[best] >= cfg.net_rescue_open):
+        # no square face there: a die leaning in the open shows a long one (unless the
+        # face's colour runs on into the board's, a point of its colour, and the network is
+        # surer: then the region's shape is the board's)
+        return None
     die = DieRead(best + 1, x, y, True, float(p[best]))
     if in_clear is not None:
         in_clear.append(die)

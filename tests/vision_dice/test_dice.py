@@ -342,24 +342,24 @@ def test_read_die_render_crops(shared: Shared) -> None:
 GAME_FLAT_FLOOR = 66
 
 
-def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
-    """Every frame of ``renders/game`` without a hand, read by ``Vision.observe`` calibrated
-    from its start frame: flat dice read right (value and flat), no cocked die read as flat,
-    no die reported where none lies."""
+def _stage_tally(start: Path, frames: list[Path]) -> tuple[int, int, int, int, set[str]]:
+    """``frames`` (label files) read in order by ``Vision.observe`` calibrated from ``start``:
+    flat dice, flat dice read right (value and flat), cocked dice read as flat, dice reported
+    where none lies, and the frames whose flat dice were all read right."""
     from pibg.vision.pipeline import Vision
 
-    frames = shared("renders", "game", "frames")
-    start = frames / "m023g1_000.jpg"
     corners = json.loads(start.with_suffix(".json").read_text())["gt"]["board_corners"]
     vision = Vision.from_start_frame(cv2.imread(str(start)), np.asarray(corners, np.float64))
     right = flat = cocked_flat = false = 0
-    for path in sorted(frames.glob("m023g1_*.json"))[1:]:
+    whole: set[str] = set()
+    for path in frames:
         gt = json.loads(path.read_text())["gt"]
         if gt.get("hand"):
             continue
         reads = list(vision.observe(cv2.imread(str(path.with_suffix(".jpg")))).dice)
         reach = 0.5 * float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
         used = set()
+        missed = 0
         for d in gt.get("dice") or []:
             near = [(math.dist((r.x, r.y), d["top_center"]), i) for i, r in enumerate(reads)]
             near = [t for t in near if t[0] < reach]
@@ -372,11 +372,48 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
                 cocked_flat += int(hit is not None and hit.flat)
             else:
                 flat += 1
-                right += int(hit is not None and hit.flat and hit.value == d["value"])
+                ok = hit is not None and hit.flat and hit.value == d["value"]
+                right += int(ok)
+                missed += int(not ok)
         false += len(reads) - len(used)
+        if not missed:
+            whole.add(path.stem)
+    return flat, right, cocked_flat, false, whole
+
+
+def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared) -> None:
+    """Every frame of ``renders/game`` without a hand, read by ``Vision.observe`` calibrated
+    from its start frame: flat dice read right (value and flat), no cocked die read as flat,
+    no die reported where none lies."""
+    frames = shared("renders", "game", "frames")
+    flat, right, cocked_flat, false, _ = _stage_tally(
+        frames / "m023g1_000.jpg", sorted(frames.glob("m023g1_*.json"))[1:])
     assert flat == 80
     assert right >= GAME_FLAT_FLOOR
     assert cocked_flat == 0 and false == 0
+
+
+#: The same on the four camera set-ups of ``renders/dev``: 81 of their 86 flat dice read
+#: right now (80 before a die on a point of its own colour was rescued).
+DEV_FLAT_FLOOR = 80
+
+
+def test_find_dice_through_the_vision_stage_on_the_four_dev_setups(shared: Shared) -> None:
+    dev = shared("renders", "dev")
+    flat = right = cocked_flat = false = 0
+    whole: set[str] = set()
+    for session in ("dev0", "dev1", "dev2", "dev3"):
+        tally = _stage_tally(dev / f"{session}_00_start.jpg",
+                             sorted(dev.glob(f"{session}_[0-9][0-9].json")))
+        flat, right = flat + tally[0], right + tally[1]
+        cocked_flat, false = cocked_flat + tally[2], false + tally[3]
+        whole |= tally[4]
+    assert flat == 86
+    assert right >= DEV_FLAT_FLOOR
+    assert cocked_flat == 0 and false == 0
+    # a red die on a red point, its pips unread: the network reads its six, and the region
+    # of its face's colour runs on into the point's (no shape to judge it by)
+    assert "dev2_04" in whole
 
 
 def _die_with_side_below(value: int, side: int, squash: float = 0.55) -> Image:
