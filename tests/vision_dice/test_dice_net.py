@@ -157,3 +157,28 @@ def test_the_rescue_measures_the_face_at_the_centre() -> None:
     assert flat is not None and leaning is not None
     assert flat[0] <= DEFAULT_CONFIG.rescue_aspect_max * flat[1]
     assert leaning[0] > DEFAULT_CONFIG.rescue_aspect_max * leaning[1]
+
+
+def test_a_die_on_a_point_of_its_own_colour_is_rescued_when_the_network_is_sure() -> None:
+    """A blurred red six on a red point running across the view: the pip readers give up,
+    and the region of the face's colour runs on along the point (long, but the board's
+    shape, not a lean). The network, sure of its six (>= ``net_rescue_open``), rescues it;
+    with that rule off, the long region turns it down."""
+    import dataclasses
+
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+
+    red = (40, 40, 170)
+    board = np.full((200, 300, 3), BOARD, np.uint8)
+    board[:, 128:156] = red
+    die = draw_die(6, size=30, angle=0.0, face=red, pip=(230, 230, 230), background=BOARD)
+    y0, x0 = 92 - die.shape[0] // 2, 142 - die.shape[1] // 2
+    region = board[y0:y0 + die.shape[0], x0:x0 + die.shape[1]]
+    body = ~np.all(die == np.array(BOARD, np.uint8), axis=2)
+    region[body] = die[body]
+    board = cv2.GaussianBlur(board, (0, 0), 2.5)
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    got = find_dice(board, die_px=30, surface_mask=mask)
+    assert [(d.value, d.flat) for d in got] == [(6, True)]
+    off = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01)
+    assert find_dice(board, die_px=30, surface_mask=mask, config=off) == []
