@@ -307,6 +307,9 @@ class DiceConfig:
     #: own colour): then the network must give the value at least ``net_rescue_open``.
     rescue_open: float = 0.95
     net_rescue_open: float = 0.9
+    #: ... where the network finds no face at the candidate, it looks again this many die
+    #: edges away (the eight neighbours of a square grid; 0: not).
+    rescue_shift: float = 0.35
 
 
 DEFAULT_CONFIG = DiceConfig()

@@ -529,6 +529,20 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         return None
     patch, p = _net_read(crop, x, y, size, cfg)
     best = int(np.argmax(p))
+    if (best == NO_DIE or p[best] < cfg.net_rescue) and cfg.rescue_shift > 0.0:
+        # the candidate may sit off the face (its spots pulled by a dark side or a shadow):
+        # the network is asked once more, round it, and its surest face taken
+        step = cfg.rescue_shift * size
+        spots = [(x + i * step, y + j * step) for i in (-1, 0, 1) for j in (-1, 0, 1) if i or j]
+        spots = [(sx, sy) for sx, sy in spots if room(sx, sy) >= cfg.clear_room * size]
+        if not spots:
+            return None
+        patches = [crop(sx, sy, cfg.net_crop * size)[0] for sx, sy in spots]
+        ps = np.asarray(face_probabilities(patches), np.float64)
+        k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
+        x, y = spots[k]
+        patch, p = patches[k], ps[k]
+        best = int(np.argmax(p))
     if best == NO_DIE or p[best] < cfg.net_rescue:
         return None
     blob = _face_blob(patch)

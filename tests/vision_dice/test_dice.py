@@ -393,9 +393,10 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
     assert cocked_flat == 0 and false == 0
 
 
-#: The same on the four camera set-ups of ``renders/dev``: 81 of their 86 flat dice read
-#: right now (80 before a die on a point of its own colour was rescued).
-DEV_FLAT_FLOOR = 80
+#: The same on the four camera set-ups of ``renders/dev``: 82 of their 86 flat dice read
+#: right now (80 before a die on a point of its own colour was rescued and the rescue looked
+#: round a candidate off the face).
+DEV_FLAT_FLOOR = 81
 
 
 def test_find_dice_through_the_vision_stage_on_the_four_dev_setups(shared: Shared) -> None:
@@ -414,6 +415,8 @@ def test_find_dice_through_the_vision_stage_on_the_four_dev_setups(shared: Share
     # a red die on a red point, its pips unread: the network reads its six, and the region
     # of its face's colour runs on into the point's (no shape to judge it by)
     assert "dev2_04" in whole
+    # a two whose candidate sits 0.4 of an edge off its face: the rescue looks round it
+    assert "dev0_09" in whole
 
 
 def _die_with_side_below(value: int, side: int, squash: float = 0.55) -> Image:
