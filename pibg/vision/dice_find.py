@@ -524,7 +524,8 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
                 cfg: DiceConfig, room: Callable[[float, float], float],
                 in_clear: list[DieRead] | None) -> DieRead | None:
     """A die in the clear whose face the pip readers and the whole-face match gave up on
-    (glare over a black die's face), read by the network when it is sure."""
+    (glare over a black die's face), read by the network when it is sure, at (x, y) or, where
+    it sees no face there, ``rescue_shift`` edges round it."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
     patch, p = _net_read(crop, x, y, size, cfg)
