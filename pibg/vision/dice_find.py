@@ -478,12 +478,19 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     return DieRead(m.value, px, py, True, m.score)
 
 
+def _net_reads(crop: CropFn, points: list[tuple[float, float]], size: float, cfg: DiceConfig
+               ) -> tuple[list[Image], FloatArray]:
+    """The crops the die-face network (:mod:`pibg.vision.dice_net`) reads for dice at
+    ``points``, and its likelihoods for each (one batch)."""
+    patches = [crop(x, y, cfg.net_crop * size)[0] for x, y in points]
+    return patches, np.asarray(face_probabilities(patches), np.float64)
+
+
 def _net_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
               ) -> tuple[Image, FloatArray]:
-    """The crop the die-face network (:mod:`pibg.vision.dice_net`) reads for a die at (x, y),
-    and its likelihoods."""
-    patch, _ = crop(x, y, cfg.net_crop * size)
-    return patch, np.asarray(face_probabilities([patch])[0], np.float64)
+    """The crop the network reads for a die at (x, y), and its likelihoods."""
+    patches, p = _net_reads(crop, [(x, y)], size, cfg)
+    return patches[0], p[0]
 
 
 def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: DiceConfig
@@ -538,8 +545,7 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         spots = [(sx, sy) for sx, sy in spots if room(sx, sy) >= cfg.clear_room * size]
         if not spots:
             return None
-        patches = [crop(sx, sy, cfg.net_crop * size)[0] for sx, sy in spots]
-        ps = np.asarray(face_probabilities(patches), np.float64)
+        patches, ps = _net_reads(crop, spots, size, cfg)
         k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
         x, y = spots[k]
         patch, p = patches[k], ps[k]

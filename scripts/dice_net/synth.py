@@ -6,8 +6,8 @@ through, pips as little as 55 levels from the body), pip colour, pip size and sp
 corners, tilt (the sides and their pips in view, as a camera off the die's axis sees them),
 perspective, light, shadow, glare (up to washing the face out), specular streaks that are no
 pips, neighbouring dice, background (plain, textured, crossed by a point's edge), blur,
-noise and JPEG. ``negative`` draws crops with no die face
-at their centre: checkers, the doubling cube, specks, the bare board, a die at the edge.
+noise and JPEG. ``negative`` draws crops with no die face at their centre: checkers, the
+doubling cube, specks, the bare board, a die at the edge.
 
 Each function takes its own ``numpy.random.Generator``: the same seed draws the same
 samples, which is what makes ``train.py`` repeatable.
