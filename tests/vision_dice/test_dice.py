@@ -315,6 +315,23 @@ def test_read_die_real_photos_train_split(shared: Shared) -> None:
     assert _photo_accuracy(root, "train", every=5) >= PHOTO_FLOOR
 
 
+def test_photo_label_doubts_name_real_boxes(shared: Shared) -> None:
+    """Each box benchmarks/photo_label_doubts.csv sets apart exists, with the label it says
+    the box has, and a different value for the face."""
+    root = shared("photos", "dice")
+    doubts = Path(__file__).resolve().parents[2] / "benchmarks/photo_label_doubts.csv"
+    with doubts.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows
+    for d in rows:
+        labels = root / "data/ImageSets/Main" / f"{d['split']}_labels.csv"
+        with labels.open(newline="") as fh:
+            match = [r for r in csv.DictReader(fh) if (r["filename"], r["xmin"], r["ymin"])
+                     == (d["filename"], d["xmin"], d["ymin"])]
+        assert [r["class"] for r in match] == [d["label"]], d
+        assert d["face"] in NAMES and d["face"] != d["label"], d
+
+
 def test_read_die_render_crops(shared: Shared) -> None:
     dev = shared("renders", "dev")
     ok = n = 0
