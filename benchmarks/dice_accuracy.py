@@ -68,10 +68,10 @@ class Tally:
     correct: int = 0
     as_seen: int = 0  # right against the face shown where the label is in doubt
 
-    def add(self, ok: bool, ok_as_seen: bool | None = None) -> None:
+    def add(self, ok: bool, ok_as_seen: bool) -> None:
         self.boxes += 1
         self.correct += int(ok)
-        self.as_seen += int(ok if ok_as_seen is None else ok_as_seen)
+        self.as_seen += int(ok_as_seen)
 
 
 # --- real photos ---------------------------------------------------------------------------------
