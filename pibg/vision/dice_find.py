@@ -507,11 +507,25 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
 def _face_blob(patch: Image) -> tuple[float, float] | None:
     """The long and short side (pixels) of the face at ``patch``'s centre: the region of its
     centre's colour (pips closed over, thin bridges to anything of a like colour opened),
-    or None where the centre stands out from nothing."""
+    or None where the centre stands out from nothing. Where that region fills the whole crop
+    both ways, the split of the crop's colours fell between the board and dark pips: it is
+    measured again with colours farther from the centre's than the board round the crop
+    counted as the board's."""
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - centre, axis=2)
+    blob = _region_at_centre(dist)
+    if blob is not None and blob[1] >= 0.95 * min(h, w):
+        border = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
+        blob = _region_at_centre(np.minimum(dist, float(np.median(border))))
+    return blob
+
+
+def _region_at_centre(dist: FloatArray) -> tuple[float, float] | None:
+    """The sides of the region nearer in colour to the centre (``dist``: each pixel's colour
+    distance from it) by an Otsu split, closed over pips and opened at thin bridges."""
+    h, w = dist.shape
     span = max(float(dist.max() - dist.min()), 1e-6)
     d8 = (255.0 * (dist - dist.min()) / span).astype(np.uint8)
     _, near = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)

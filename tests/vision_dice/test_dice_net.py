@@ -144,19 +144,40 @@ def test_the_rescue_measures_the_face_at_the_centre() -> None:
     from pibg.vision.dice_config import DEFAULT_CONFIG
     from pibg.vision.dice_find import _face_blob
 
-    def crop(squash: float) -> np.ndarray:
-        die = draw_die(4, size=40, angle=0.0, background=BOARD)
+    def crop(value: int, squash: float, board: tuple[int, int, int], dx: int) -> np.ndarray:
+        die = draw_die(value, size=40, angle=0.0, background=board)
         die = cv2.resize(die, (die.shape[1], round(die.shape[0] * squash)),
                          interpolation=cv2.INTER_AREA)
-        out = np.full((72, 72, 3), BOARD, np.uint8)
-        y0, x0 = 36 - die.shape[0] // 2, 36 - die.shape[1] // 2
+        out = np.full((120, 120, 3), board, np.uint8)
+        y0, x0 = 60 - die.shape[0] // 2, 60 - die.shape[1] // 2
         out[y0:y0 + die.shape[0], x0:x0 + die.shape[1]] = die
-        return out
+        return out[24:96, 24 + dx:96 + dx]
 
-    flat, leaning = _face_blob(crop(1.0)), _face_blob(crop(0.6))
-    assert flat is not None and leaning is not None
-    assert flat[0] <= DEFAULT_CONFIG.rescue_aspect_max * flat[1]
-    assert leaning[0] > DEFAULT_CONFIG.rescue_aspect_max * leaning[1]
+    aspect = DEFAULT_CONFIG.rescue_aspect_max
+    for board in (BOARD, (40, 62, 92)):  # green baize; pibg.sim's walnut
+        for value in (4, 6):
+            for dx in (0, 7):  # the rescue also reads round the candidate
+                case = (board, value, dx)
+                flat = _face_blob(crop(value, 1.0, board, dx))
+                leaning = _face_blob(crop(value, 0.6, board, dx))
+                assert flat is not None and leaning is not None, case
+                assert flat[0] <= aspect * flat[1], (case, flat)
+                assert leaning[0] > aspect * leaning[1], (case, leaning)
+
+
+def test_the_rescue_tells_the_face_from_the_board_not_from_dark_pips() -> None:
+    """The crop the rescue read beside pibg.sim's leaning six (seed 19 of
+    ``test_a_leaning_die_in_the_clear_is_no_roll``), centred on a column of its pips: a split
+    of the crop's own colours fell between the brown board and the black pips and took the
+    whole crop for a square face; measured against the board round the crop, the region at
+    the centre is the pips' column, long."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob
+
+    patch = cv2.imread(str(Path(__file__).parents[1] / "data/vision/rescue_leaning_six.png"))
+    assert patch is not None
+    blob = _face_blob(patch)
+    assert blob is None or blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
 
 
 def test_a_die_on_a_point_of_its_own_colour_is_rescued_when_the_network_is_sure() -> None:
