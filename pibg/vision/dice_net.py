@@ -1,6 +1,6 @@
 """Reading a die's face with a small convolutional network, trained on drawn dice only.
 
-The network (``pibg/data/dice_net.onnx``, about 128,000 weights) takes a square crop round one
+The network (``pibg/data/dice_net.onnx``, about 225,000 weights) takes a square crop round one
 die, the die filling roughly 0.4 to 0.9 of it, and gives the likelihood of each of the six
 values and of "no flat die face here" (a checker, the cube, the bare board, a die leaning).
 It was trained by ``scripts/dice_net/train.py`` on crops drawn by ``scripts/dice_net/synth.py``

@@ -3,7 +3,7 @@
 Needs PyTorch and onnx, which pibg itself does not (it runs the network with OpenCV):
 
     pip install torch==2.13.0 onnx
-    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 36 min, 2 cores
+    python scripts/dice_net/train.py --out pibg/data/dice_net.onnx      # about 64 min, 2 cores
 
 The recipe that made the shipped network: 60,000 crops with no die face (seeds 5 and 6),
 30,000 leaning dice (seeds 7 and 8, also "no die face": no roll) and 200,000 flat dice
@@ -88,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
         *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
         *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-        *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7),
+        *block(64, 96), *block(96, 112),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(112, 7),
     )
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     batches = len(x) // 128
