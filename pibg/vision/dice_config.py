@@ -304,7 +304,8 @@ class DiceConfig:
     #: 0.6; a flat one, a square).
     rescue_aspect_max: float = 1.25
     #: ... unless that region runs on across this share of the crop (a die on a point of its
-    #: own colour): then the network must give the value at least ``net_rescue_open``.
+    #: own colour): then the network must give the value at least ``net_rescue_open``. A region
+    #: this wide both ways is measured again against the board round the crop (dark pips).
     rescue_open: float = 0.95
     net_rescue_open: float = 0.9
     #: ... where the network finds no face at the candidate, it looks again this many die

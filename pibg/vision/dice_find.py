@@ -504,19 +504,20 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
 
-def _face_blob(patch: Image) -> tuple[float, float] | None:
+def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
+               ) -> tuple[float, float] | None:
     """The long and short side (pixels) of the face at ``patch``'s centre: the region of its
     centre's colour (pips closed over, thin bridges to anything of a like colour opened),
-    or None where the centre stands out from nothing. Where that region fills the whole crop
-    both ways, the split of the crop's colours fell between the board and dark pips: it is
-    measured again with colours farther from the centre's than the board round the crop
-    counted as the board's."""
+    or None where the centre stands out from nothing. Where that region fills the crop both
+    ways (``whole`` of its side or more), the split of the crop's colours fell between the
+    board and dark pips: it is measured again with colours farther from the centre's than
+    the board round the crop counted as the board's."""
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - centre, axis=2)
     blob = _region_at_centre(dist)
-    if blob is not None and blob[1] >= 0.95 * min(h, w):
+    if blob is not None and blob[1] >= whole * min(h, w):
         border = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
         blob = _region_at_centre(np.minimum(dist, float(np.median(border))))
     return blob
@@ -566,7 +567,7 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         best = int(np.argmax(p))
     if best == NO_DIE or p[best] < cfg.net_rescue:
         return None
-    blob = _face_blob(patch)
+    blob = _face_blob(patch, cfg.rescue_open)
     if blob is None:
         return None
     if blob[0] > cfg.rescue_aspect_max * blob[1] and not (
