@@ -461,6 +461,10 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _inside(mask, px, py):
         return None
     if room(px, py) >= cfg.clear_room * size:
+        if m.value % 2 == 0 and _long_face(crop(px, py, cfg.net_crop * size)[0], cfg):
+            # a leaning die's face, foreshortened (its pips can match another value's): the
+            # face is measured where no pip lies, at the centre of an even value's face
+            return None
         die = DieRead(m.value, px, py, True, m.score)
         if in_clear is not None:
             in_clear.append(die)
@@ -504,6 +508,14 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
 
+def _long_face(patch: Image, cfg: DiceConfig) -> bool:
+    """Whether the face at ``patch``'s centre is long (past ``rescue_aspect_max``), not square,
+    and ends inside the crop (a face's colour running on into the board's says nothing)."""
+    blob = _face_blob(patch, cfg.rescue_open)
+    return (blob is not None and blob[0] > cfg.rescue_aspect_max * blob[1]
+            and blob[0] < cfg.rescue_open * min(patch.shape[:2]))
+
+
 def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
                ) -> tuple[float, float] | None:
     """The long and short side (pixels) of the face at ``patch``'s centre: the region of its
@@ -511,35 +523,65 @@ def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
     or None where the centre stands out from nothing. Where that region fills the crop both
     ways (``whole`` of its side or more), the split of the crop's colours fell between the
     board and dark pips: it is measured again with colours farther from the centre's than
-    the board round the crop counted as the board's."""
+    the board round the crop counted as the board's. Where it runs out of the crop one way
+    only, the face ran on into something of a like colour (a pale point's tip under a white
+    die): the region's own colours are split once more, and the face is the nearer part."""
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - centre, axis=2)
-    blob = _region_at_centre(dist)
-    if blob is not None and blob[1] >= whole * min(h, w):
+    region = _region_at_centre(dist)
+    if region is None:
+        return None
+    blob = _sides(region)
+    if blob[1] >= whole * min(h, w):
         border = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
-        blob = _region_at_centre(np.minimum(dist, float(np.median(border))))
-    return blob
+        region = _region_at_centre(np.minimum(dist, float(np.median(border))))
+    elif region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
+        region = _region_at_centre(dist, within=region)
+    return None if region is None else _sides(region)
 
 
-def _region_at_centre(dist: FloatArray) -> tuple[float, float] | None:
-    """The sides of the region nearer in colour to the centre (``dist``: each pixel's colour
-    distance from it) by an Otsu split, closed over pips and opened at thin bridges."""
+def _sides(region: Mask) -> tuple[float, float]:
+    """The long and short side (pixels) of the rectangle round ``region``."""
+    pts = np.column_stack(np.nonzero(region)[::-1]).astype(np.float32)
+    (_, _), (a, b), _ = cv2.minAreaRect(pts)
+    return max(a, b), min(a, b)
+
+
+def _region_at_centre(dist: FloatArray, within: Mask | None = None) -> Mask | None:
+    """The region nearer in colour to the centre (``dist``: each pixel's colour distance
+    from it) by an Otsu split of the distances (of those ``within`` only, if given), holes
+    filled, closed over pips and opened at thin bridges; None where the centre is not in it."""
     h, w = dist.shape
     span = max(float(dist.max() - dist.min()), 1e-6)
     d8 = (255.0 * (dist - dist.min()) / span).astype(np.uint8)
-    _, near = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    t = _otsu(d8)
+    if within is not None:  # split the near colours of the region once more (not its pips)
+        t = _otsu(d8[within & (d8 <= t)])
+    near = _filled(np.where(d8 <= t, 255, 0).astype(np.uint8))
     k = max(3, round(0.12 * w)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     near = cv2.morphologyEx(cv2.morphologyEx(near, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
     _, labels = cv2.connectedComponents(near)
     i = labels[h // 2, w // 2]
-    if i == 0:
-        return None
-    pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
-    (_, _), (a, b), _ = cv2.minAreaRect(pts)
-    return max(a, b), min(a, b)
+    return None if i == 0 else labels == i
+
+
+def _otsu(values: Image) -> float:
+    """The Otsu threshold of ``values`` (8-bit)."""
+    t, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(t)
+
+
+def _filled(mask: Image) -> Image:
+    """``mask`` with its holes filled: what the crop's border cannot reach through the
+    background (a face's pips, wholly inside it, are the face's)."""
+    h, w = mask.shape
+    outside = np.zeros((h + 2, w + 2), np.uint8)
+    outside[1:-1, 1:-1] = mask
+    cv2.floodFill(outside, None, (0, 0), (255,))  # the border ring and all it reaches
+    return np.asarray(mask | cv2.bitwise_not(outside[1:-1, 1:-1]))
 
 
 def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None,

@@ -145,16 +145,20 @@ def test_a_die_on_the_bar_is_no_roll(seed: int, style: str) -> None:
     assert abs(at[0] - v.layout.bar_x) < 0.5 * v.layout.profile.bar * v.layout.u
 
 
-def test_a_leaning_die_in_the_clear_is_no_roll() -> None:
+@pytest.mark.parametrize("style", ["walnut", "oak"])
+def test_a_leaning_die_in_the_clear_is_no_roll(style: str) -> None:
     # pibg.sim draws a cocked die foreshortened where it lies, with nothing beside it: the
     # room round it does not make it flat (a one, two or three shows no stretch of its
-    # pips, and its face matched whole looks like a flat one's).
-    v = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    # pips, and its face matched whole looks like a flat one's). Seeds 33 and 45 (walnut)
+    # and 9 (oak) are leaning fours that the network, or the face matched whole, took for
+    # sixes: a 4-4 was refereed as 4-6.
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)), sim_corners())
     for earlier in range(3):
-        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier)))
-    for seed in range(20):
+        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier, style=style)))
+    for seed in range(60):
         dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
-        obs = v.observe(render(SimScene(START_POINTS, dice=dice, cocked=True, seed=seed)))
+        obs = v.observe(render(SimScene(START_POINTS, dice=dice, cocked=True, seed=seed,
+                                        style=style)))
         assert not (len(obs.dice) == 2 and all(d.flat for d in obs.dice)), (seed, obs.dice)
 
 

@@ -180,6 +180,24 @@ def test_the_rescue_tells_the_face_from_the_board_not_from_dark_pips() -> None:
     assert blob is None or blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
 
 
+@pytest.mark.parametrize("name", ["rescue_leaning_four.png", "rescue_leaning_four_on_a_point.png"])
+def test_the_rescue_measures_a_leaning_face_whole(name: str) -> None:
+    """Crops the rescue read at pibg.sim's leaning fours, which the network took for sixes
+    (a 4-4 refereed as 4-6 in the 60-match replay). ``rescue_leaning_four``: large pips
+    leave a thin ring of face between them, and the opening that cuts bridges to the board
+    cut the ring, leaving a squarish scrap; the pips, wholly inside the face, are now filled
+    first. ``..._on_a_point``: the white face runs on into a cream point's tip, one way out
+    of the crop; the region's own colours are split again and the face is the nearer part.
+    Both are long, as a face foreshortened to 0.6 is."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob
+
+    patch = cv2.imread(str(Path(__file__).parents[1] / "data/vision" / name))
+    assert patch is not None
+    blob = _face_blob(patch)
+    assert blob is not None and blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
+
+
 def test_a_die_on_a_point_of_its_own_colour_is_rescued_when_the_network_is_sure() -> None:
     """A blurred red six on a red point running across the view: the pip readers give up,
     and the region of the face's colour runs on along the point (long, but the board's
