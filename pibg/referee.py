@@ -692,10 +692,36 @@ def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation
     """An illegal verdict that also says which other roll the board fits, if exactly one."""
     alt = other_roll(before, dice, obs, cfg, doubles=doubles, sure_die=sure_die)
     if alt is None:
-        return v
+        return _blocked_reroll(v, before, dice, sure_die)
     roll, play = alt
     hint = (f"the board fits {roll.high}-{roll.low}: if that was thrown, press confirm")
     return replace(v, reroll=roll, play=play, reasons=(*v.reasons, hint))
+
+
+def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | None
+                    ) -> Verdict:
+    """The board is left as it was and the dice lifted, though the throw read can be played:
+    the likelier story, where some throw of a read die cannot be played at all (a checker
+    on the bar before a closed board), is a misread die. Those throws are offered, the ones
+    keeping the surer die first, then non-doubles; "undo" passes to the next."""
+    if v.seen is None or v.seen != before:
+        return v
+    blocked: list[tuple[tuple[bool, bool], Dice, Play]] = []
+    for r in ALL_THROWS:
+        if (r.high, r.low) == (dice.high, dice.low) or not {r.a, r.b} & {dice.a, dice.b}:
+            continue
+        if not legal_plays(before, r):
+            blocked.append(((sure_die not in (r.a, r.b), r.is_double), r,
+                            Play(moves=(), hits=(), result=before)))
+    if not blocked:
+        return v
+    blocked.sort(key=lambda t: t[0])
+    (_, roll, play), rest = blocked[0], blocked[1:]
+    others = " or ".join(f"{r.high}-{r.low}" for _, r, _ in blocked)
+    hint = (f"{others} cannot be played: if {roll.high}-{roll.low} was thrown, press confirm"
+            + ("; undo for the next" if rest else ""))
+    return replace(v, reroll=roll, play=play, offers=tuple((r, p) for _, r, p in rest),
+                   reasons=(*v.reasons, hint))
 
 
 def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -769,8 +795,10 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) ->
                            f"({'; '.join(v.reasons[:-1])}; points "
                            f"{', '.join(map(str, v.points))}): press confirm if {alt} was "
                            "thrown")
+        more = ("undo = other dice",) if v.offers else ()
         return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
-                       message=(f"dice {alt}?", str(v.play), "confirm = yes"))
+                       message=(f"dice {alt}?", str(v.play) or "no move", "confirm = yes",
+                                *more))
     if first_flag:
         st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
                                         reasons=v.reasons), out)
@@ -828,7 +856,8 @@ def _press(st: RefereeState, p: Press, out: _Out) -> RefereeState:
         if p.button == "confirm":
             return _confirm(st, p, out)
         if p.button == "undo":
-            if st.mode is Mode.ASK and st.verdict is not None and st.verdict.offers:
+            if (st.mode in (Mode.ASK, Mode.ILLEGAL) and st.verdict is not None
+                    and st.verdict.offers):
                 return _next_offer(st, out)
             return _undo(st, out)
         if p.button == "double":
@@ -936,7 +965,8 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> Refer
         before = g.position
     st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=(),
                  resume=None)
-    return _apply_verdict(st, before, Verdict(Outcome.PLAY, play=play), out)
+    return _apply_verdict(st, before, Verdict(Outcome.PLAY if play.moves else Outcome.PASS,
+                                              play=play), out)
 
 
 def _undo(st: RefereeState, out: _Out) -> RefereeState:

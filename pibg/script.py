@@ -265,10 +265,11 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
     """What players who watch the display press after ``scene`` (they know the truth).
 
     Only the answers a player can give by looking: "yes" when the referee asks whether the
-    dice showed what they did and the board is that play ("dice 6-3?", "played 6-3?"), or
-    which of two plays was made; "the board is right" when it asks for the position it
-    knows and the board already is that position; "undo" when the display shows this turn's
-    play recorded with dice that were not thrown. Nothing else: a misread that is flagged
+    dice showed what they did and the board is that play ("dice 6-3?", "played 6-3?"),
+    after "undo" past the throws offered before the one thrown, or which of two plays was
+    made; "the board is right" when it asks for the position it knows and the board already
+    is that position; "undo" when the display shows this turn's play recorded with dice
+    that were not thrown. Nothing else: a misread that is flagged
     illegal stays flagged (condoning it would record the misreading).
     """
     g = state.match.game
@@ -300,8 +301,7 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
                     and shows(v.play.result)):
                 return [ButtonPress("confirm")]
             offered = [(r.high, r.low) for r, _ in v.offers]
-            if (state.mode is Mode.ASK and shows(v.play.result)
-                    and (thrown.high, thrown.low) in offered):
+            if shows(v.play.result) and (thrown.high, thrown.low) in offered:
                 # "undo = other dice" until the throw they saw comes up
                 n = offered.index((thrown.high, thrown.low)) + 1
                 return [*[ButtonPress("undo")] * n, ButtonPress("confirm")]

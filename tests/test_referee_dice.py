@@ -335,6 +335,36 @@ def test_a_pass_with_a_die_not_found_is_asked_about():
     assert res.state.match.game.turn is Color.WHITE
 
 
+def test_a_pass_with_dice_read_that_could_move_offers_the_throws_that_cannot():
+    """Black is on the bar before White's board closed but for its 6-point. The 4-4 thrown
+    is read as 6-4 (sure), which could enter: the board left as it was when the dice are
+    lifted is flagged, with the throws of a read die that cannot be played offered (m058 of
+    the 60-match replay went astray here); undo passes to the next, confirm takes it."""
+    st, _black = _after_opening()  # Black to roll
+    signed = [3, 3, 3, 3, 3] + [0] * 19  # White: points 1 to 5, the 6-point open
+    signed[18:22] = [-4, -4, -4, -2]  # Black: 14 here, one on the bar
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1), dice=_dice(6, 4)))
+    assert any(isinstance(e, Rolled) and e.dice == (6, 4) for e in evs)
+    st, evs, _ = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))  # dice lifted
+    assert st.mode is Mode.ILLEGAL
+    flag = next(e for e in evs if isinstance(e, IllegalFlagged))
+    assert flag.reasons[0] == "the roll was not played"
+    assert "4-1 or 4-2 or 4-3 or 5-4 or 4-4 cannot be played" in flag.reasons[1]
+    for t, shown in ((14, "played 4-2?"), (15, "played 4-3?"), (16, "played 5-4?"),
+                     (17, "played 4-4?")):
+        res = step(st, Press(t, "undo"))
+        st = res.state
+        assert st.message[:2] == (shown, "no move") and not res.events  # nothing taken back
+    res = step(st, Press(18, "confirm"))
+    assert res.events[0] == Reread("black", (4, 4))
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.player == "black" and mv.play == "" and mv.dice == (4, 4) and not mv.illegal
+    assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
+    assert res.state.match.game.turn is Color.WHITE
+
+
 def _loose(moved: Position, soft: dict[int, dict[int, float]]) -> BoardObservation:
     """``moved`` read exactly except the regions in ``soft`` (index from White's 1-point:
     signed count -> likelihood)."""
