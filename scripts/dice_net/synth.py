@@ -136,6 +136,22 @@ def face_texture(
                 cv2.circle(g, centre, int(pip_r * T * rng.uniform(0.8, 1.3)), 1.0, -1)
         g = cv2.GaussianBlur(g, (0, 0), rng.uniform(2, 5))[..., None] * ghost
         tex = tex * (1 - g) + pip * g
+        if rng.random() < 0.6:  # the side faces' pips, seen through the face near its edges
+            e = np.zeros((T, T), np.float32)
+            for side in rng.choice(4, int(rng.integers(1, 3)), replace=False):
+                nx, ny = ((1, 0), (0, 1), (-1, 0), (0, -1))[side]
+                d = rng.uniform(0.36, 0.47) * T
+                for k in rng.choice([-1, 0, 1], int(rng.integers(1, 4)), replace=False):
+                    x = T / 2 + nx * d - ny * k * step * T
+                    y = T / 2 + ny * d + nx * k * step * T
+                    axes = (pip_r * T * rng.uniform(0.35, 0.7), pip_r * T * rng.uniform(0.8, 1.1))
+                    if ny:
+                        axes = axes[::-1]
+                    cv2.ellipse(e, (int(x), int(y)), (int(axes[0]), int(axes[1])), 0, 0, 360,
+                                1.0, -1)
+            strength = min(0.9, ghost * rng.uniform(1.0, 2.2))
+            e = cv2.GaussianBlur(e, (0, 0), rng.uniform(0.8, 2.0))[..., None] * strength
+            tex = tex * (1 - e) + pip * e
     tex = tex * (1 - m) + pipc * m * shade
     if soft > 0:
         tex = cv2.GaussianBlur(tex, (0, 0), soft)
@@ -256,7 +272,11 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
     body = _colour(rng)
     body2 = _colour(rng) if rng.random() < 0.3 else None
     ghost = soft = 0.0
-    if rng.random() < 0.25:  # translucent (smoked, swirled): dim, soft, pips showing through
+    if rng.random() < 0.35:  # translucent (smoked, swirled): dim, soft, pips showing through
+        if rng.random() < 0.4:  # the common dark red or smoked body
+            hsv = np.uint8([[[rng.choice([rng.integers(0, 8), rng.integers(170, 180)]),
+                              rng.integers(60, 230), rng.integers(60, 200)]]])
+            body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
         body = body * rng.uniform(0.35, 0.9)
         ghost, soft = rng.uniform(0.1, 0.45), rng.uniform(0.5, 2.5)
         if rng.random() < 0.5:
