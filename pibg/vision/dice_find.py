@@ -558,7 +558,8 @@ def _region_at_centre(dist: FloatArray, within: Mask | None = None) -> Mask | No
     d8 = (255.0 * (dist - dist.min()) / span).astype(np.uint8)
     t = _otsu(d8)
     if within is not None:  # split the near colours of the region once more (not its pips)
-        t = _otsu(d8[within & (d8 <= t)])
+        nearer = d8[within & (d8 <= t)]
+        t = _otsu(nearer) if nearer.size else t
     near = _filled(np.where(d8 <= t, 255, 0).astype(np.uint8))
     k = max(3, round(0.12 * w)) | 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
