@@ -461,7 +461,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _inside(mask, px, py):
         return None
     if room(px, py) >= cfg.clear_room * size:
-        if m.value % 2 == 0 and _long_face(crop(px, py, cfg.net_crop * size)[0], cfg):
+        face = _face_shape(crop(px, py, cfg.net_crop * size)[0], cfg) if m.value % 2 == 0 else None
+        if face is not None and face[0] and not face[1]:
             # a leaning die's face, foreshortened (its pips can match another value's): the
             # face is measured where no pip lies, at the centre of an even value's face
             return None
@@ -508,12 +509,16 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
 
-def _long_face(patch: Image, cfg: DiceConfig) -> bool:
-    """Whether the face at ``patch``'s centre is long (past ``rescue_aspect_max``), not square,
-    and ends inside the crop (a face's colour running on into the board's says nothing)."""
+def _face_shape(patch: Image, cfg: DiceConfig) -> tuple[bool, bool] | None:
+    """Of the face at ``patch``'s centre (see :func:`_face_blob`): whether it is long (past
+    ``rescue_aspect_max``), not square, and whether it runs on across ``rescue_open`` of the
+    crop (its colour running on into the board's: then its shape is the board's, not the
+    face's); None where the centre stands out from nothing."""
     blob = _face_blob(patch, cfg.rescue_open)
-    return (blob is not None and blob[0] > cfg.rescue_aspect_max * blob[1]
-            and blob[0] < cfg.rescue_open * min(patch.shape[:2]))
+    if blob is None:
+        return None
+    return (blob[0] > cfg.rescue_aspect_max * blob[1],
+            blob[0] >= cfg.rescue_open * min(patch.shape[:2]))
 
 
 def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
@@ -610,11 +615,11 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         best = int(np.argmax(p))
     if best == NO_DIE or p[best] < cfg.net_rescue:
         return None
-    blob = _face_blob(patch, cfg.rescue_open)
-    if blob is None:
+    shape = _face_shape(patch, cfg)
+    if shape is None:
         return None
-    if blob[0] > cfg.rescue_aspect_max * blob[1] and not (
-            blob[0] >= cfg.rescue_open * min(patch.shape[:2]) and p[best] >= cfg.net_rescue_open):
+    long, runs_on = shape
+    if long and not (runs_on and p[best] >= cfg.net_rescue_open):
         # no square face there: a die leaning in the open shows a long one (unless the
         # face's colour runs on into the board's, a point of its colour, and the network is
         # surer: then the region's shape is the board's)
