@@ -5,7 +5,8 @@ die, the die filling roughly 0.4 to 0.9 of it, and gives the likelihood of each 
 values and of "no flat die face here" (a checker, the cube, the bare board, a die leaning).
 It was trained by ``scripts/dice_net/train.py`` on crops drawn by ``scripts/dice_net/synth.py``
 alone: random body and pip colours, marbled and swirled bodies, translucent dice (dim, soft,
-the far faces' pips showing through), tilts showing the sides' pips, shadows, neighbouring
+the far faces' pips showing through), twos and threes with big pips set near the centre (as
+on many dice), tilts showing the sides' pips, shadows, neighbouring
 dice, glare and specular streaks, blur, noise and JPEG, and dice leaning 26 to 57
 degrees as no flat die. No photograph or render was trained on; those are what it is
 measured on (``benchmarks/dice_accuracy.py``). It runs through OpenCV's own ``dnn`` module,

@@ -80,10 +80,12 @@ def face_texture(
     logo: bool,
     ghost: float = 0.0,
     soft: float = 0.0,
+    compact: float = 1.0,
 ) -> np.ndarray:
     """One face, ``T`` pixels square. ``ghost`` > 0 draws a translucent die: the pips of the
     faces behind show through, blurred, at that strength, and ``soft`` blurs the face as a
-    body that scatters light does."""
+    body that scatters light does. A two's and a three's pips lie ``compact`` times the
+    step from the centre (some dice set them nearer the centre than a six's corners)."""
     tex = np.empty((T, T, 3), np.float32)
     tex[:] = body
     if body2 is not None:
@@ -105,8 +107,9 @@ def face_texture(
             cv2.circle(mask, (int(c), int(c)), int(r * rng.uniform(0.4, 0.7)), 0, -1, cv2.LINE_AA)
     else:
         pr = pip_r * (1.6 if value == 1 and rng.random() < 0.3 else 1.0)
+        st = step * (compact if value in (2, 3) else 1.0)
         for px, py in LAYOUTS[value]:
-            x, y = c + px * step * T * ss, c + py * step * T * ss
+            x, y = c + px * st * T * ss, c + py * st * T * ss
             cv2.circle(mask, (int(x), int(y)), int(pr * T * ss), 255, -1, cv2.LINE_AA)
             cv2.circle(
                 ring,
@@ -217,6 +220,7 @@ def render_die(
     lean: float | None = None,
     ghost: float = 0.0,
     soft: float = 0.0,
+    compact: float = 1.0,
 ) -> None:
     if lean is None:  # lying flat, seen a little off its axis (at most 0.3 rad each way)
         ax, ay = np.clip(rng.normal(0, tilt, 2), -0.3, 0.3)
@@ -233,7 +237,7 @@ def render_die(
         if nw[2] <= 0.02:
             continue
         fv = value if i == 0 else others[(i - 1) % len(others)]
-        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo, ghost, soft)
+        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo, ghost, soft, compact)
         quad3 = [
             0.5 * nrm + 0.5 * (su * u + sv * v) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
         ]
@@ -287,8 +291,13 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
             pip = _pip_colour(rng, body, gap=55)
     else:
         pip = _pip_colour(rng, body)
-    pip_r = rng.uniform(0.07, 0.12)
     step = rng.uniform(0.22, 0.3)
+    compact = 1.0
+    if rng.random() < 0.25:  # twos and threes drawn small, with big pips (as on many dice)
+        compact = rng.uniform(0.6, 0.9)
+        pip_r = min(rng.uniform(0.09, 0.14), 0.46 * step)
+    else:
+        pip_r = rng.uniform(0.07, 0.12)
     logo = rng.random() < 0.15
     tilt = rng.choice([0.03, 0.1, 0.2])
     a = rng.uniform(0, 2 * math.pi)
@@ -344,6 +353,7 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
         lean=rng.uniform(0.45, 1.0) if lean else None,
         ghost=ghost,
         soft=soft,
+        compact=compact,
     )
     if rng.random() < 0.3:  # specular highlights: small bright streaks that are not pips
         for _ in range(int(rng.integers(1, 4))):
