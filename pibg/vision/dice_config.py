@@ -287,7 +287,7 @@ class DiceConfig:
     #: read_die: the value read stands unless the die-face network
     #: (:mod:`pibg.vision.dice_net`) finds another more than this many times likelier (0:
     #: the network is not asked).
-    net_keep: float = 3.0
+    net_keep: float = 2.0
     #: ... reading the crop at this many quarter turns (1 to 4) and averaging.
     net_turns: int = 4
     #: find_dice: the die-face network reads a square of this many die edges either side of
@@ -298,7 +298,7 @@ class DiceConfig:
     net_keep_find: float = 3.0
     #: find_dice: a candidate in the clear that nothing else reads is a flat die when the
     #: network gives one value at least this likelihood (1: never).
-    net_rescue: float = 0.7
+    net_rescue: float = 0.6
     #: ... and the region standing apart from the board at its centre is no longer than
     #: this many times its width (a die leaning in the open shows a face foreshortened to
     #: 0.6; a flat one, a square).
