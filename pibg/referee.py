@@ -706,21 +706,18 @@ def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | No
     keeping the surer die first, then non-doubles; "undo" passes to the next."""
     if v.seen is None or v.seen != before:
         return v
-    blocked: list[tuple[tuple[bool, bool], Dice, Play]] = []
-    for r in ALL_THROWS:
-        if (r.high, r.low) == (dice.high, dice.low) or not {r.a, r.b} & {dice.a, dice.b}:
-            continue
-        if not legal_plays(before, r):
-            blocked.append(((sure_die not in (r.a, r.b), r.is_double), r,
-                            Play(moves=(), hits=(), result=before)))
+    blocked = sorted((r for r in ALL_THROWS
+                      if (r.high, r.low) != (dice.high, dice.low)
+                      and {r.a, r.b} & {dice.a, dice.b} and not legal_plays(before, r)),
+                     key=lambda r: (sure_die not in (r.a, r.b), r.is_double))
     if not blocked:
         return v
-    blocked.sort(key=lambda t: t[0])
-    (_, roll, play), rest = blocked[0], blocked[1:]
-    others = " or ".join(f"{r.high}-{r.low}" for _, r, _ in blocked)
+    stay = Play(moves=(), hits=(), result=before)
+    roll, rest = blocked[0], blocked[1:]
+    others = " or ".join(f"{r.high}-{r.low}" for r in blocked)
     hint = (f"{others} cannot be played: if {roll.high}-{roll.low} was thrown, press confirm"
             + ("; undo for the next" if rest else ""))
-    return replace(v, reroll=roll, play=play, offers=tuple((r, p) for _, r, p in rest),
+    return replace(v, reroll=roll, play=stay, offers=tuple((r, stay) for r in rest),
                    reasons=(*v.reasons, hint))
 
 
