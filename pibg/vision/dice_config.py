@@ -311,6 +311,11 @@ class DiceConfig:
     #: ... where the network finds no face at the candidate, it looks again this many die
     #: edges away (the eight neighbours of a square grid; 0: not).
     rescue_shift: float = 0.35
+    #: ... and reads the crop centred on the face there when that face's sides are within
+    #: these many die edges ((0, 0): never), averaging its reads at a 3 x 3 grid this many
+    #: edges apart (0: one read).
+    rescue_centre: tuple[float, float] = (0.6, 1.2)
+    rescue_jitter: float = 0.06
 
 
 DEFAULT_CONFIG = DiceConfig()

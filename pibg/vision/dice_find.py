@@ -523,7 +523,16 @@ def _face_shape(patch: Image, cfg: DiceConfig) -> tuple[bool, bool] | None:
 
 def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
                ) -> tuple[float, float] | None:
-    """The long and short side (pixels) of the face at ``patch``'s centre: the region of its
+    """The long and short side (pixels) of the face at ``patch``'s centre (see
+    :func:`_face_rect`), or None where the centre stands out from nothing."""
+    rect = _face_rect(patch, whole)
+    return None if rect is None else rect[1]
+
+
+def _face_rect(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
+               ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The centre (patch pixels) and the long and short side of the rectangle round the face
+    at ``patch``'s centre: the region of its
     centre's colour (pips closed over, thin bridges to anything of a like colour opened),
     or None where the centre stands out from nothing. Where that region fills the crop both
     ways (``whole`` of its side or more), the split of the crop's colours fell between the
@@ -538,20 +547,19 @@ def _face_blob(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
     region = _region_at_centre(dist)
     if region is None:
         return None
-    blob = _sides(region)
-    if blob[1] >= whole * min(h, w):
+    if _rect(region)[1][1] >= whole * min(h, w):
         border = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
         region = _region_at_centre(np.minimum(dist, float(np.median(border))))
     elif region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
         region = _region_at_centre(dist, within=region)
-    return None if region is None else _sides(region)
+    return None if region is None else _rect(region)
 
 
-def _sides(region: Mask) -> tuple[float, float]:
-    """The long and short side (pixels) of the rectangle round ``region``."""
+def _rect(region: Mask) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centre and the long and short side (pixels) of the rectangle round ``region``."""
     pts = np.column_stack(np.nonzero(region)[::-1]).astype(np.float32)
-    (_, _), (a, b), _ = cv2.minAreaRect(pts)
-    return max(a, b), min(a, b)
+    (cx, cy), (a, b), _ = cv2.minAreaRect(pts)
+    return (cx, cy), (max(a, b), min(a, b))
 
 
 def _region_at_centre(dist: FloatArray, within: Mask | None = None) -> Mask | None:
@@ -595,10 +603,11 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
                 in_clear: list[DieRead] | None) -> DieRead | None:
     """A die in the clear whose face the pip readers and the whole-face match gave up on
     (glare over a black die's face), read by the network when it is sure, at (x, y) or, where
-    it sees no face there, ``rescue_shift`` edges round it."""
+    it sees no face there, ``rescue_shift`` edges round it (each read centred on the face
+    there, :func:`_rescue_read`)."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
-    patch, p = _net_read(crop, x, y, size, cfg)
+    x, y, patch, p = _rescue_read(crop, x, y, size, cfg)
     best = int(np.argmax(p))
     if (best == NO_DIE or p[best] < cfg.net_rescue) and cfg.rescue_shift > 0.0:
         # the candidate may sit off the face (its spots pulled by a dark side or a shadow):
@@ -608,12 +617,11 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         spots = [(sx, sy) for sx, sy in spots if room(sx, sy) >= cfg.clear_room * size]
         if not spots:
             return None
-        patches, ps = _net_reads(crop, spots, size, cfg)
+        _, ps = _net_reads(crop, spots, size, cfg)
         k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
-        x, y = spots[k]
-        patch, p = patches[k], ps[k]
+        x, y, patch, p = _rescue_read(crop, *spots[k], size, cfg)
         best = int(np.argmax(p))
-    if best == NO_DIE or p[best] < cfg.net_rescue:
+    if best == NO_DIE or p[best] < cfg.net_rescue or room(x, y) < cfg.clear_room * size:
         return None
     shape = _face_shape(patch, cfg)
     if shape is None:
@@ -628,6 +636,34 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
     if in_clear is not None:
         in_clear.append(die)
     return die
+
+
+def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
+                 ) -> tuple[float, float, Image, FloatArray]:
+    """The network's read of a die near (x, y), for a rescue: the crop is first centred on
+    the face there (the region of its centre's colour, when that is about a die's face in
+    size: a candidate's spots, pulled by a dark side, can sit a fifth of an edge off it, and
+    a washed-out face reads right only centred), then read at the 3 x 3 grid of
+    ``rescue_jitter`` edges round it and the likelihoods averaged (a face with no clear pip
+    can read otherwise a pixel away). The centre, the crop there and the likelihoods."""
+    half = cfg.net_crop * size
+    lo, hi = cfg.rescue_centre
+    for _ in range(2):  # the face's outline seen from its centre is the truer
+        patch, k = crop(x, y, half)
+        rect = _face_rect(patch, cfg.rescue_open)
+        if rect is None:
+            break
+        (cx, cy), (long, short) = rect
+        if not (lo * size * k <= short and long <= hi * size * k):
+            break
+        x, y = x - half + cx / k, y - half + cy / k
+    if cfg.rescue_jitter <= 0.0:
+        patch, p = _net_read(crop, x, y, size, cfg)
+        return x, y, patch, p
+    j = cfg.rescue_jitter * size
+    patches, ps = _net_reads(crop, [(x + i * j, y + m * j) for m in (-1, 0, 1)
+                                    for i in (-1, 0, 1)], size, cfg)
+    return x, y, patches[4], np.asarray(ps.mean(axis=0), np.float64)
 
 
 def _room(mask: Mask | None) -> Callable[[float, float], float]:
