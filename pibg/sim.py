@@ -74,6 +74,11 @@ class SimScene:
     dice_seed: int | None = None
     #: the second die came to rest on the bar (no roll: rules/NOTES.md rule 14)
     bar_die: bool = False
+    #: what the cocked die leans on: "nothing" draws its top face foreshortened to 0.6 where
+    #: it lies, no side face, round pips (a 53-degree lean on nothing: a stand-in, as the
+    #: demo and the replays use); "die" and "checker" lean it 20 to 35 degrees on the other
+    #: die or the nearest checker, oval pips, the face turned to it showing beside
+    leans_on: Literal["nothing", "die", "checker"] = "nothing"
 
 
 def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
@@ -101,17 +106,53 @@ def _checker(img: Array, x: float, y: float, r: float, colour: tuple[int, int, i
 
 
 def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
-         st: dict[str, tuple[int, int, int]], squash: float = 1.0) -> None:
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+         st: dict[str, tuple[int, int, int]], lean: float = 0.0, side_value: int = 2) -> None:
+    """A die of edge ``side`` centred at (x, y), turned by ``angle`` (radians). ``lean``
+    (radians) tilts it onto something beside it, along its own y axis: from above its top
+    face is foreshortened by cos(lean), its pips oval, and the face turned towards what it
+    leans on (``side_value``, darker) shows beside it, sin(lean) of an edge deep."""
+    plain = lean <= 0.0  # round pips: a flat die, or SimScene.leans_on="nothing"'s face
+    c, s = (0.6, 0.0) if lean < 0.0 else (math.cos(lean), math.sin(lean))
     half = side / 2
-    sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-    sq[:, 1] *= squash
-    poly = (sq @ rot.T + [x, y]) * 4
-    cv2.fillConvexPoly(img, poly.astype(np.int32), st["die"], cv2.LINE_AA, 2)
-    for px, py in _PIPS[value]:
-        p = np.array([px * side * 0.27, py * side * 0.27 * squash]) @ rot.T + [x, y]
-        cv2.circle(img, (int(p[0] * 4), int(p[1] * 4)), int(side * 0.09 * 4), st["pip"], -1,
-                   cv2.LINE_AA, 2)
+    length = side * (c + s)  # the footprint along the lean: top face, then the side face
+    top = -length / 2 + half * c  # the faces' centres along the lean
+    under = -length / 2 + side * c + half * s
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    deg = math.degrees(angle)
+    faces = [(value, top, c, st["die"], st["pip"])]
+    if lean > 0.0:  # the side face, in shade
+
+        def shade(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
+            return int(bgr[0] * 0.7), int(bgr[1] * 0.7), int(bgr[2] * 0.7)
+
+        faces.append((side_value, under, s, shade(st["die"]), shade(st["pip"])))
+    for v, centre, squash, face, pip in faces:
+        sq = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+        sq[:, 1] = sq[:, 1] * squash + centre
+        poly = (sq @ rot.T + [x, y]) * 4
+        cv2.fillConvexPoly(img, poly.astype(np.int32), face, cv2.LINE_AA, 2)
+        r = side * 0.09 * 4
+        for px, py in _PIPS[v]:
+            p = np.array([px * side * 0.27, centre + py * side * 0.27 * squash]) @ rot.T + [x, y]
+            at = (int(p[0] * 4), int(p[1] * 4))
+            if plain:
+                cv2.circle(img, at, int(r), pip, -1, cv2.LINE_AA, 2)
+            else:
+                axes = (max(1, round(r)), max(1, round(r * squash)))
+                cv2.ellipse(img, at, axes, deg, 0, 360, pip, -1, cv2.LINE_AA, 2)
+
+
+def _lean_on(x: float, y: float, side: float, lean: float, things: list[tuple[float, float, float]]
+             ) -> tuple[float, float, float]:
+    """Where a die thrown to (x, y) comes to rest leaning by ``lean`` on the nearest of
+    ``things`` (centre and radius: checkers, the other die), and its turn: its footprint
+    touches that thing, the face turned to it on its side nearest."""
+    tx, ty, tr = min(things, key=lambda t: math.hypot(x - t[0], y - t[1]) - t[2])
+    d = math.hypot(x - tx, y - ty) or 1.0
+    ux, uy = (x - tx) / d, (y - ty) / d  # from the thing to the die
+    reach = tr + 0.45 * side * (math.cos(lean) + math.sin(lean))
+    # the die's own y axis points at the thing: (-sin a, cos a) = (-ux, -uy)
+    return tx + ux * reach, ty + uy * reach, math.atan2(ux, -uy)
 
 
 def _checker_discs(scene: SimScene, lay: Layout) -> list[tuple[float, float]]:
@@ -181,6 +222,7 @@ def _board(scene: SimScene) -> Array:
     rng = np.random.default_rng(scene.seed)
     r = lay.checker_px / 2
     k = lay.slots_per_point()
+    checkers: list[tuple[float, float]] = []
     for i, n in enumerate(scene.points):
         colour = st["white"] if n > 0 else st["black"]
         for j in range(abs(int(n))):
@@ -188,6 +230,7 @@ def _board(scene: SimScene) -> Array:
             cx, cy = lay.slot_centre(i + 1, slot)
             jx, jy = rng.normal(0, 0.03 * lay.u, 2)
             _checker(img, cx + jx, cy + jy, r, colour, lift=layer * 0.12 * lay.u)
+            checkers.append((float(cx + jx), float(cy + jy)))
     for white, n in ((True, scene.bar[0]), (False, scene.bar[1])):
         for j, (cx, cy) in enumerate(lay.bar_slots(white)[: int(n)]):
             _ = j
@@ -236,13 +279,22 @@ def _board(scene: SimScene) -> Array:
             dx = base_x - (1.6 - 1.5 * j) * lay.u + rng.normal(0, 0.2 * lay.u)
             dy = lay.centre_y + (j - 0.5) * 1.2 * lay.u + rng.normal(0, 0.2 * lay.u)
             ang = float(rng.uniform(0, np.pi / 2))
-            squash = 0.6 if (scene.cocked and j == 1) else 1.0
+            lean, side_value = 0.0, 2
             if scene.bar_die and j == 1:
                 dx, dy = lay.bar_x, lay.centre_y - 2.5 * lay.u  # between the cube and the end
             else:
                 dx, dy = _free_spot(dx, dy, side, taken, placed, lay)
+            if scene.cocked and j == 1 and not scene.bar_die and scene.leans_on != "nothing":
+                # it came to rest on the nearest checker's edge, or on the other die
+                lean = math.radians(float(rng.uniform(20.0, 35.0)))
+                side_value = int(rng.choice([f for f in range(1, 7) if f not in (v, 7 - v)]))
+                things = ([(cx, cy, r) for cx, cy in checkers] if scene.leans_on == "checker"
+                          else [(px, py, 0.5 * side) for px, py in placed])
+                dx, dy, ang = _lean_on(dx, dy, side, lean, things)
+            elif scene.cocked and j == 1:
+                lean = -1.0  # foreshortened where it lies
             placed.append((dx, dy))
-            _die(img, dx, dy, side, int(v), ang, st, squash)
+            _die(img, dx, dy, side, int(v), ang, st, lean, side_value)
     if scene.hand:
         skin = (120, 160, 215)
         hand_rng = np.random.default_rng([scene.seed, 2])

@@ -176,3 +176,52 @@ def test_the_cube_and_checkers_on_the_bar_are_no_die(sim_vision: Vision) -> None
         for cube_at in (places[owner], None):
             mask = sim_vision._bar_mask(np.array([1, 1]), cube_at)
             assert sim_vision._bar_dice(canon, size, mask, sim_vision._frame_crop(frame)) == []
+
+
+def test_a_leaning_die_is_drawn_with_the_face_turned_to_what_it_leans_on() -> None:
+    # pibg.sim's leaning die (SimScene.leans_on "die" or "checker"): its top face
+    # foreshortened by cos(lean) and, towards what it leans on (its own y axis), the face
+    # turned to it, sin(lean) of an edge deep and darker; it rests touching that thing
+    import math
+
+    from pibg.sim import _STYLES, _die, _lean_on
+
+    st = _STYLES["walnut"]
+    side, lean = 40.0, math.radians(30.0)
+    x, y, angle = _lean_on(100.0, 60.0, side, lean, [(100.0, 150.0, 25.0), (20.0, 20.0, 10.0)])
+    assert abs(math.hypot(x - 100.0, y - 150.0) - 25.0 - 0.45 * side
+               * (math.cos(lean) + math.sin(lean))) < 1e-6
+    assert abs(-math.sin(angle)) < 1e-9 and math.cos(angle) > 0.99  # its y axis: downwards
+    img = np.zeros((240, 200, 3), np.uint8)
+    _die(img, 100.0, 100.0, side, 5, 0.0, st, lean, 3)
+    body = np.all(img > 0, axis=2)
+    rows, cols = np.nonzero(body)
+    tall, wide = rows.max() - rows.min() + 1, cols.max() - cols.min() + 1
+    assert abs(wide - side) <= 3  # the edges antialiased
+    assert abs(tall - side * (math.cos(lean) + math.sin(lean))) <= 3
+    top = img[rows.min() + 3:rows.min() + 8, 95:105].mean()
+    under = img[rows.max() - 4:rows.max() - 1, 80:90].mean()
+    assert under < 0.8 * top  # the face turned to the checker is in shade
+    flat = np.zeros_like(img)
+    _die(flat, 100.0, 100.0, side, 5, 0.0, st)
+    rows, _ = np.nonzero(np.all(flat > 0, axis=2))
+    assert abs(rows.max() - rows.min() + 1 - side) <= 3
+
+
+@pytest.mark.parametrize("leans_on", ["die", "checker"])
+def test_a_leaning_die_rests_against_what_it_leans_on(leans_on: str) -> None:
+    # the same throw, its second die cocked: leaning on the other die, it is drawn touching
+    # it; leaning on a checker, it moves to the nearest checker's edge
+    from pibg.sim import _board
+
+    scene = SimScene(START_POINTS, dice=(5, 3), seed=4)
+    flat = _board(scene)
+    cocked = _board(SimScene(START_POINTS, dice=(5, 3), seed=4, cocked=True,
+                             leans_on=leans_on))  # type: ignore[arg-type]
+    bare = _board(SimScene(START_POINTS, seed=4))
+    moved = np.any(flat != cocked, axis=2)
+    assert moved.any()
+    dice = np.any(cocked != bare, axis=2).astype(np.uint8)
+    n, _ = cv2.connectedComponents(dice)
+    # two dice touching make one region; a die against a checker stands apart from the other
+    assert (n - 1 == 1) == (leans_on == "die")
