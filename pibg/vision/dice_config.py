@@ -269,6 +269,11 @@ class DiceConfig:
     #: checker's edge under one side tilts it 20 to 30 degrees, and its pips' grid stretches
     #: by 1.06 to 1.15): four pips or more must then be square within this.
     lean_aspect_max: float = 1.07
+    #: ... and a face of one to three pips (no grid to stretch) must be this square, its
+    #: median over the levels whose face region is one top face (a die leaning 25 degrees
+    #: on a checker's edge shows a face foreshortened to 0.9; the faces of flat dice beside
+    #: checkers on the renders measure 1.0 to 1.1, a side in view).
+    lean_face_aspect_max: float = 1.10
     #: ... and a die in the clear has no other die's centre within this many edges (one
     #: leaning on the other touches it).
     clear_room_die: float = 1.5

@@ -259,6 +259,14 @@ def _pip_aspect(value: int, fits: list[_Fit]) -> float | None:
     return float(np.median(aspects)) if aspects else None
 
 
+def _face_aspect(fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> float:
+    """The median side ratio of the faces seen at the levels that are one top face's size
+    (1.0 where none is)."""
+    ratios = [lo / max(sh, 1e-6) for lo, sh, _ in _face_sizes(fits, scale, die_px)
+              if cfg.flat_size_min <= sh < cfg.merged_face_short]
+    return float(np.median(ratios)) if ratios else 1.0
+
+
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
              face: Callable[[], FaceShape] | None = None) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
@@ -809,9 +817,12 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
             and _is_flat(value, fits, scale, size, cfg, face))
     aspect = _pip_aspect(value, fits)
     clear = False
-    if (flat and aspect is not None and aspect > cfg.lean_aspect_max
-            and surface_mask is not None and room(x, y) < cfg.clear_room * size):
+    tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
+    if flat and tight and aspect is not None and aspect > cfg.lean_aspect_max:
         flat = False  # beside a checker it may lean on: its pips must be squarer
+    if (flat and tight and aspect is None
+            and _face_aspect(fits, scale, size, cfg) > cfg.lean_face_aspect_max):
+        flat = False  # ... and with one to three pips, its face must be square
     if (not flat and aspect is not None and aspect <= cfg.clear_aspect_max
             and room(x, y) >= cfg.clear_room * size):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the

@@ -225,3 +225,22 @@ def test_a_leaning_die_rests_against_what_it_leans_on(leans_on: str) -> None:
     n, _ = cv2.connectedComponents(dice)
     # two dice touching make one region; a die against a checker stands apart from the other
     assert (n - 1 == 1) == (leans_on == "die")
+
+
+@pytest.mark.parametrize(("style", "seed"), [("oak", 4), ("oak", 5), ("oak", 24), ("walnut", 5),
+                                             ("walnut", 34)])
+def test_a_one_two_or_three_leaning_on_a_checker_is_no_roll(style: str, seed: int) -> None:
+    # a die of one to three pips leaning 20 to 35 degrees on a checker's edge: no grid of
+    # pips shows the lean, its face does (foreshortened to 0.8 to 0.94); beside a checker
+    # the face must be square within lean_face_aspect_max. Each of these throws (a 3, a 2,
+    # a 1 leaning on oak; a 2 and a 3 on walnut) was read as a roll without that.
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)),  # type: ignore[arg-type]
+                                sim_corners())
+    for earlier in range(3):
+        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier,
+                                  style=style)))  # type: ignore[arg-type]
+    dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
+    obs = v.observe(render(SimScene(START_POINTS, dice=dice, cocked=True, seed=seed,
+                                    style=style, leans_on="checker")))  # type: ignore[arg-type]
+    assert dice[1] <= 3
+    assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
