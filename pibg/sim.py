@@ -79,6 +79,8 @@ class SimScene:
     #: demo and the replays use); "die" and "checker" lean it 20 to 35 degrees on the other
     #: die or the nearest checker, oval pips, the face turned to it showing beside
     leans_on: Literal["nothing", "die", "checker"] = "nothing"
+    #: the second die came to rest against the first, flat (0 to 0.1 of an edge apart)
+    touching: bool = False
 
 
 def sim_corners(size: tuple[int, int] = (1280, 960)) -> Array:
@@ -140,6 +142,30 @@ def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
             else:
                 axes = (max(1, round(r)), max(1, round(r * squash)))
                 cv2.ellipse(img, at, axes, deg, 0, 360, pip, -1, cv2.LINE_AA, 2)
+
+
+def _square(x: float, y: float, side: float, angle: float) -> Array:
+    """A die's footprint: its four corners."""
+    c, s, h = math.cos(angle), math.sin(angle), side / 2
+    return np.array([(x + u * c - v * s, y + u * s + v * c)
+                     for u, v in ((-h, -h), (h, -h), (h, h), (-h, h))], np.float32)
+
+
+def _touching(first: tuple[float, float], first_angle: float, angle: float, side: float,
+              bearing: float, gap: float) -> tuple[float, float]:
+    """Where a die turned by ``angle`` lies against the first die (at ``first``, turned by
+    ``first_angle``), in the direction ``bearing``: as near as their squares allow, then
+    ``gap`` edges farther."""
+    a = _square(first[0], first[1], side, first_angle)
+    d = side
+    while True:
+        x, y = first[0] + d * math.cos(bearing), first[1] + d * math.sin(bearing)
+        area, _ = cv2.intersectConvexConvex(a, _square(x, y, side, angle))
+        if area <= 0.0:
+            break
+        d += 0.01 * side
+    d += gap * side
+    return first[0] + d * math.cos(bearing), first[1] + d * math.sin(bearing)
 
 
 def _lean_on(x: float, y: float, side: float, lean: float, things: list[tuple[float, float, float]]
@@ -275,6 +301,7 @@ def _board(scene: SimScene) -> Array:
         base_x = lay.point_x(3 if True else 0)
         taken = _checker_discs(scene, lay)
         placed: list[tuple[float, float]] = []
+        angles: list[float] = []
         for j, v in enumerate(scene.dice):
             dx = base_x - (1.6 - 1.5 * j) * lay.u + rng.normal(0, 0.2 * lay.u)
             dy = lay.centre_y + (j - 0.5) * 1.2 * lay.u + rng.normal(0, 0.2 * lay.u)
@@ -282,6 +309,15 @@ def _board(scene: SimScene) -> Array:
             lean, side_value = 0.0, 2
             if scene.bar_die and j == 1:
                 dx, dy = lay.bar_x, lay.centre_y - 2.5 * lay.u  # between the cube and the end
+            elif scene.touching and placed:
+                bearing = float(rng.uniform(0.0, 2.0 * np.pi))
+                gap = float(rng.uniform(0.0, 0.1))
+                for turn in range(8):  # clear of the checkers, or it would lie on one
+                    dx, dy = _touching(placed[0], angles[0], ang, side,
+                                       bearing + turn * np.pi / 4, gap)
+                    if all(math.hypot(dx - cx, dy - cy) > r + 0.75 * side
+                           for cx, cy in checkers):
+                        break
             else:
                 dx, dy = _free_spot(dx, dy, side, taken, placed, lay)
             if scene.cocked and j == 1 and not scene.bar_die and scene.leans_on != "nothing":
@@ -294,6 +330,7 @@ def _board(scene: SimScene) -> Array:
             elif scene.cocked and j == 1:
                 lean = -1.0  # foreshortened where it lies
             placed.append((dx, dy))
+            angles.append(ang)
             _die(img, dx, dy, side, int(v), ang, st, lean, side_value)
     if scene.hand:
         skin = (120, 160, 215)

@@ -244,3 +244,24 @@ def test_a_one_two_or_three_leaning_on_a_checker_is_no_roll(style: str, seed: in
                                     style=style, leans_on="checker")))  # type: ignore[arg-type]
     assert dice[1] <= 3
     assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
+
+
+def test_touching_dice_lie_against_each_other_without_overlapping() -> None:
+    # SimScene.touching: the second die comes to rest against the first, flat, their
+    # squares apart by at most a tenth of an edge, and clear of the checkers
+    import math
+
+    from pibg.sim import _square, _touching
+
+    side = 30.0
+    for k in range(12):
+        first_angle, angle, bearing = 0.3 * k, 0.7 * k + 0.2, 0.55 * k
+        x, y = _touching((100.0, 100.0), first_angle, angle, side, bearing, 0.05)
+        a, b = _square(100.0, 100.0, side, first_angle), _square(x, y, side, angle)
+        area, _ = cv2.intersectConvexConvex(a, b)
+        assert area <= 0.0
+        # the corner nearest the other square (signed: negative outside it)
+        near = max(max(cv2.pointPolygonTest(p, (float(qx), float(qy)), True) for qx, qy in q)
+                   for p, q in ((a, b), (b, a)))
+        assert -0.12 * side <= near <= 0.0  # a tenth of an edge apart at most
+        assert side <= math.hypot(x - 100.0, y - 100.0) <= 1.6 * side
