@@ -81,11 +81,15 @@ def face_texture(
     ghost: float = 0.0,
     soft: float = 0.0,
     compact: float = 1.0,
+    glint: float = 0.0,
 ) -> np.ndarray:
     """One face, ``T`` pixels square. ``ghost`` > 0 draws a translucent die: the pips of the
     faces behind show through, blurred, at that strength, and ``soft`` blurs the face as a
     body that scatters light does. A two's and a three's pips lie ``compact`` times the
-    step from the centre (some dice set them nearer the centre than a six's corners)."""
+    step from the centre (some dice set them nearer the centre than a six's corners).
+    ``glint`` > 0 lays a highlight of that brightness along a row of three pips (a
+    diagonal through the centre, a six's column), as a lamp's reflection in a glossy face
+    runs: the row's pips merge into one bright bar, the others stand apart."""
     tex = np.empty((T, T, 3), np.float32)
     tex[:] = body
     if body2 is not None:
@@ -156,9 +160,33 @@ def face_texture(
             e = cv2.GaussianBlur(e, (0, 0), rng.uniform(0.8, 2.0))[..., None] * strength
             tex = tex * (1 - e) + pip * e
     tex = tex * (1 - m) + pipc * m * shade
+    if glint > 0:
+        tex += glint * _streak(rng, value, pip_r, step * (compact if value in (2, 3) else 1.0))
     if soft > 0:
         tex = cv2.GaussianBlur(tex, (0, 0), soft)
     return tex
+
+
+def _streak(rng: np.random.Generator, value: int, pip_r: float, step: float) -> np.ndarray:
+    """A soft bright bar (0 to 1, ``T`` square, one channel broadcast) along a row of
+    ``value``'s pips: a diagonal through the centre (a three's, either of a five's), a six's
+    column, else a row through the centre."""
+    if value in (3, 5):
+        d = (1.0, 1.0) if value == 3 or rng.random() < 0.5 else (1.0, -1.0)
+        off = (0.0, 0.0)
+    elif value == 6:
+        d, off = (0.0, 1.0), (float(rng.choice([-1.0, 1.0])), 0.0)
+    else:
+        d, off = ((1.0, 1.0), (1.0, 0.0), (0.0, 1.0))[int(rng.integers(0, 3))], (0.0, 0.0)
+    half = math.hypot(*d) * step * rng.uniform(0.9, 1.25) + pip_r
+    width = pip_r * rng.uniform(0.6, 1.3)
+    c = (T / 2 + off[0] * step * T, T / 2 + off[1] * step * T)
+    bar = np.zeros((T * 4, T * 4), np.float32)
+    cv2.ellipse(bar, (int(4 * c[0]), int(4 * c[1])), (int(4 * half * T), int(4 * width * T)),
+                math.degrees(math.atan2(d[1], d[0])), 0, 360, 1.0, -1, cv2.LINE_AA)
+    bar = cv2.resize(bar, (T, T), interpolation=cv2.INTER_AREA)
+    bar = cv2.GaussianBlur(bar, (0, 0), max(0.5, pip_r * T * rng.uniform(0.15, 0.5)))
+    return bar[..., None]
 
 
 def _rot(ax: float, ay: float, az: float) -> np.ndarray:
@@ -221,6 +249,7 @@ def render_die(
     ghost: float = 0.0,
     soft: float = 0.0,
     compact: float = 1.0,
+    glint: float = 0.0,
 ) -> None:
     if lean is None:  # lying flat, seen a little off its axis (at most 0.3 rad each way)
         ax, ay = np.clip(rng.normal(0, tilt, 2), -0.3, 0.3)
@@ -237,7 +266,8 @@ def render_die(
         if nw[2] <= 0.02:
             continue
         fv = value if i == 0 else others[(i - 1) % len(others)]
-        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo, ghost, soft, compact)
+        tex = face_texture(rng, fv, body, body2, pip, pip_r, step, logo, ghost, soft, compact,
+                           glint if i == 0 else 0.0)
         quad3 = [
             0.5 * nrm + 0.5 * (su * u + sv * v) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))
         ]
@@ -299,6 +329,8 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
     else:
         pip_r = rng.uniform(0.07, 0.12)
     logo = rng.random() < 0.15
+    # a glossy face reflecting a lamp along a row of pips
+    glint = float(rng.uniform(60, 200)) if rng.random() < 0.08 else 0.0
     tilt = rng.choice([0.03, 0.1, 0.2])
     a = rng.uniform(0, 2 * math.pi)
     light = np.array([math.cos(a) * 0.6, math.sin(a) * 0.6, 0.8])
@@ -354,6 +386,7 @@ def sample(rng: np.random.Generator, n: int = 48, lean: bool = False) -> tuple[n
         ghost=ghost,
         soft=soft,
         compact=compact,
+        glint=glint,
     )
     if rng.random() < 0.3:  # specular highlights: small bright streaks that are not pips
         for _ in range(int(rng.integers(1, 4))):
