@@ -112,7 +112,9 @@ def _die(img: Array, x: float, y: float, side: float, value: int, angle: float,
     """A die of edge ``side`` centred at (x, y), turned by ``angle`` (radians). ``lean``
     (radians) tilts it onto something beside it, along its own y axis: from above its top
     face is foreshortened by cos(lean), its pips oval, and the face turned towards what it
-    leans on (``side_value``, darker) shows beside it, sin(lean) of an edge deep."""
+    leans on (``side_value``, darker) shows beside it, sin(lean) of an edge deep. A negative
+    ``lean`` draws ``SimScene.leans_on="nothing"``'s stand-in: the top face squashed to 0.6
+    where it lies, round pips, no side face."""
     plain = lean <= 0.0  # round pips: a flat die, or SimScene.leans_on="nothing"'s face
     c, s = (0.6, 0.0) if lean < 0.0 else (math.cos(lean), math.sin(lean))
     half = side / 2
@@ -324,8 +326,9 @@ def _board(scene: SimScene) -> Array:
                 # it came to rest on the nearest checker's edge, or on the other die
                 lean = math.radians(float(rng.uniform(20.0, 35.0)))
                 side_value = int(rng.choice([f for f in range(1, 7) if f not in (v, 7 - v)]))
-                things = ([(cx, cy, r) for cx, cy in checkers] if scene.leans_on == "checker"
-                          else [(px, py, 0.5 * side) for px, py in placed])
+                things = [(cx, cy, r) for cx, cy in checkers] if scene.leans_on == "checker" else []
+                # with no checker on the board, on the other die
+                things = things or [(px, py, 0.5 * side) for px, py in placed]
                 dx, dy, ang = _lean_on(dx, dy, side, lean, things)
             elif scene.cocked and j == 1:
                 lean = -1.0  # foreshortened where it lies

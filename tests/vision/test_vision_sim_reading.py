@@ -265,3 +265,14 @@ def test_touching_dice_lie_against_each_other_without_overlapping() -> None:
                    for p, q in ((a, b), (b, a)))
         assert -0.12 * side <= near <= 0.0  # a tenth of an edge apart at most
         assert side <= math.hypot(x - 100.0, y - 100.0) <= 1.6 * side
+
+
+def test_with_no_checker_on_the_board_a_die_leans_on_the_other() -> None:
+    # every checker borne off: a die set to lean on a checker leans on the other die
+    from pibg.sim import _board
+
+    bare = _board(SimScene([0] * 24, off=(15, 15), seed=2))
+    cocked = _board(SimScene([0] * 24, off=(15, 15), dice=(5, 3), cocked=True,
+                             leans_on="checker", seed=2))
+    n, _ = cv2.connectedComponents(np.any(cocked != bare, axis=2).astype(np.uint8))
+    assert n - 1 == 1
