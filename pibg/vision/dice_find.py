@@ -259,11 +259,17 @@ def _pip_aspect(value: int, fits: list[_Fit]) -> float | None:
     return float(np.median(aspects)) if aspects else None
 
 
+def _not_one_face(short: float, cfg: DiceConfig) -> bool:
+    """Whether a face region ``short`` die edges across holds more than the top face (its
+    sides or shadow joined to it) or was cut short across (by glare or a point's stripe)."""
+    return short >= cfg.merged_face_short or short < cfg.flat_size_min
+
+
 def _face_aspect(fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig) -> float:
     """The median side ratio of the faces seen at the levels that are one top face's size
     (1.0 where none is)."""
     ratios = [lo / max(sh, 1e-6) for lo, sh, _ in _face_sizes(fits, scale, die_px)
-              if cfg.flat_size_min <= sh < cfg.merged_face_short]
+              if not _not_one_face(sh, cfg)]
     return float(np.median(ratios)) if ratios else 1.0
 
 
@@ -298,14 +304,11 @@ def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: Dic
         return True
     # a region holding more than the top face, or cut short across (by glare or a point's
     # stripe), stands for the top face's own outline
-    def odd(sh: float) -> bool:
-        return sh >= cfg.merged_face_short or sh < cfg.flat_size_min
-
-    top_square = (face is not None and any(odd(sh) for _, sh, _ in faces)
+    top_square = (face is not None and any(_not_one_face(sh, cfg) for _, sh, _ in faces)
                   and face().aspect <= cfg.top_face_aspect_max)
     good = sum(
         1 for lo, sh, fill in faces
-        if (top_square if odd(sh) else
+        if (top_square if _not_one_face(sh, cfg) else
             cfg.flat_size_min <= sh and lo <= cfg.flat_size_max
             and lo / max(sh, 1e-6) <= cfg.flat_aspect_max and fill >= cfg.flat_fill_min)
     )
