@@ -274,8 +274,9 @@ class DiceConfig:
     #: on a checker's edge shows a face foreshortened to 0.9; the faces of flat dice beside
     #: checkers on the renders measure 1.0 to 1.1, a side in view).
     lean_face_aspect_max: float = 1.10
-    #: ... and a die in the clear has no other die's centre within this many edges (one
-    #: leaning on the other touches it).
+    #: ... and a die in the clear, or one stretched past those two bounds with no checker
+    #: near, has no other die's centre within this many edges (one leaning on the other
+    #: touches it; flat dice touching show square faces and grids).
     clear_room_die: float = 1.5
     #: find_dice: when one die is found, the spots within this many edges of it are taken
     #: away and the rest searched again (a die touching it has no window of its own).

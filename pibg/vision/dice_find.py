@@ -721,7 +721,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
     """The dice of edge ``size`` (view pixels)."""
     found: list[DieRead] = []
     room = _room(surface_mask)
-    in_clear: list[DieRead] = []  # flat for lying in the clear: no other die may be beside
+    in_clear: list[DieRead] = []  # flat only while no other die lies beside it
     unread: list[tuple[float, float]] = []
     spots = _spot_map(image, size, surface_mask, cfg)
     for cx, cy in _peaks(spots, size, surface_mask, cfg):
@@ -751,7 +751,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
                       cfg.merge_dist * size)
-    # the room measured leaves the other dice out: one may lean on the other
+    # the room measured leaves the other dice out: one may lean on the other (a 20-degree
+    # lean stretches its face by 1.06: past the bounds kept beside a checker, it leans)
     found = [dataclasses.replace(d, flat=False)
              if d in in_clear and any(e is not d and math.hypot(d.x - e.x, d.y - e.y)
                                       < cfg.clear_room_die * size for e in found)
@@ -835,6 +836,10 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         flat = m.value == value and m.score >= cfg.clear_score
         clear = flat
     die = DieRead(_net_value(crop, x, y, size, value, cfg), x, y, flat, conf)
-    if clear:
+    if clear or (flat and not tight and (
+            aspect > cfg.lean_aspect_max if aspect is not None
+            else _face_aspect(fits, scale, size, cfg) > cfg.lean_face_aspect_max)):
+        # flat while no other die lies beside it: in the clear, or (nothing else near to
+        # lean on) with its pips or face stretched as a die leaning on the other's would be
         in_clear.append(die)
     found.append(die)

@@ -227,6 +227,16 @@ def test_a_leaning_die_rests_against_what_it_leans_on(leans_on: str) -> None:
     assert (n - 1 == 1) == (leans_on == "die")
 
 
+def _settled(style: str) -> Vision:
+    """A Vision calibrated on ``style``'s start, its die size settled on three flat throws."""
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)),  # type: ignore[arg-type]
+                                sim_corners())
+    for earlier in range(3):
+        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier,
+                                  style=style)))  # type: ignore[arg-type]
+    return v
+
+
 @pytest.mark.parametrize(("style", "seed"), [("oak", 4), ("oak", 5), ("oak", 24), ("walnut", 5),
                                              ("walnut", 34)])
 def test_a_one_two_or_three_leaning_on_a_checker_is_no_roll(style: str, seed: int) -> None:
@@ -234,16 +244,35 @@ def test_a_one_two_or_three_leaning_on_a_checker_is_no_roll(style: str, seed: in
     # pips shows the lean, its face does (foreshortened to 0.8 to 0.94); beside a checker
     # the face must be square within lean_face_aspect_max. Each of these throws (a 3, a 2,
     # a 1 leaning on oak; a 2 and a 3 on walnut) was read as a roll without that.
-    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)),  # type: ignore[arg-type]
-                                sim_corners())
-    for earlier in range(3):
-        v.observe(render(SimScene(START_POINTS, dice=(6, 2), seed=100 + earlier,
-                                  style=style)))  # type: ignore[arg-type]
     dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
-    obs = v.observe(render(SimScene(START_POINTS, dice=dice, cocked=True, seed=seed,
-                                    style=style, leans_on="checker")))  # type: ignore[arg-type]
+    obs = _settled(style).observe(render(SimScene(
+        START_POINTS, dice=dice, cocked=True, seed=seed, style=style,  # type: ignore[arg-type]
+        leans_on="checker")))
     assert dice[1] <= 3
     assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
+
+
+@pytest.mark.parametrize(("style", "seed"), [("walnut", 1), ("walnut", 3), ("walnut", 24),
+                                             ("oak", 6), ("oak", 56)])
+def test_a_die_leaning_on_the_other_is_no_roll(style: str, seed: int) -> None:
+    # a die leaning 20 to 35 degrees on the other die, far from any checker: its pips' grid
+    # (a 6, a 4) or its face (a 1, a 3) is stretched as beside a checker, and the other die
+    # is what it leans on. Each of these throws was read as a roll before.
+    dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
+    obs = _settled(style).observe(render(SimScene(
+        START_POINTS, dice=dice, cocked=True, seed=seed, style=style,  # type: ignore[arg-type]
+        leans_on="die")))
+    assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_two_flat_dice_lying_against_each_other_are_a_roll(seed: int) -> None:
+    # the other side of the rule above: flat dice touching are square, and both read
+    dice = (seed % 6 + 1, (seed * 5 + seed // 6) % 6 + 1)
+    obs = _settled("walnut").observe(render(SimScene(START_POINTS, dice=dice, seed=seed,
+                                                     style="walnut", touching=True)))
+    assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+    assert len(obs.dice) == 2
 
 
 def test_touching_dice_lie_against_each_other_without_overlapping() -> None:
