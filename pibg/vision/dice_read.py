@@ -68,10 +68,21 @@ def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: F
     step = np.maximum(rms_q[:, None], 1e-9) / rms_l  # (C, R)
     if placed.ndim == 3:
         placed = placed[None]
-    diff = q[:, None, :, None, :] - step[:, :, None, None, None] * placed[:, :, None, :, :]
-    d = np.sqrt((diff * diff).sum(axis=-1))  # (C, R, n, n)
-    cost = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
+    # x and y apart: the same squares and sums as over a last axis of two, without the
+    # strided reduction
+    s = step[:, :, None, None]
+    dx = q[:, None, :, None, 0] - s * placed[:, :, None, :, 0]
+    dy = q[:, None, :, None, 1] - s * placed[:, :, None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # (C, R, n, n)
+    cost = (_mean(d.min(axis=3), 2) + _mean(d.min(axis=2), 2)) / 2.0 / step
     return cost, step
+
+
+def _mean(values: FloatArray, axis: int, keepdims: bool = False) -> FloatArray:
+    """``values.mean(axis)`` bit for bit (numpy's own sum, then division by the count),
+    without the wrapper's overhead, which outweighs the arithmetic on a few values."""
+    mean: FloatArray = np.add.reduce(values, axis=axis, keepdims=keepdims) / values.shape[axis]
+    return mean
 
 
 def _fit_batch(
@@ -87,8 +98,8 @@ def _fit_batch(
     placed, rms_l, angles = _placed(value, spreads if value == 6 else (1.0,),
                                     180.0 / len(rot))
     n_rot = len(rot)
-    q = pts - pts.mean(axis=1, keepdims=True)
-    rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))  # (C,)
+    q = pts - _mean(pts, 1, keepdims=True)
+    rms_q = np.sqrt(_mean((q * q).sum(axis=2), 1))  # (C,)
     coarse = np.arange(0, len(placed), 4)
     cost, _ = _layout_costs(q, rms_q, placed[coarse], rms_l[coarse])
     best = coarse[cost.argmin(axis=1)]  # (C,)
@@ -305,7 +316,8 @@ def _explain(
     areas = np.array([h[2] for h in holes], dtype=np.float64)
     # only round candidates count against an explanation that leaves them out: a streak of
     # light along a bevel or over a glossy face is no pip
-    roundish = [h[3] >= cfg.unexplained_roundness for h in holes]
+    roundish = [(i, x, y, area) for i, (x, y, area, rd) in enumerate(holes)
+                if rd >= cfg.unexplained_roundness]
     crop_area = size * size
     crop_side = 2.0 * max(centre) + 1.0
     n = len(holes)
@@ -315,13 +327,23 @@ def _explain(
         # every subset of ``value`` holes, screened all at once on size and centring
         subs = _combos(n, value)
         a_all = areas[subs]  # (C, value)
-        c_all = xy[subs].mean(axis=1)  # (C, 2)
+        pts_all = xy[subs]  # (C, value, 2)
+        c_all = _mean(pts_all, 1)  # (C, 2)
         off_all = np.hypot(c_all[:, 0] - centre[0], c_all[:, 1] - centre[1]) / crop_side
         if value == 1:
             one_min = cfg.known_one_area_min if known else cfg.pip_area_min
             ok = ((a_all[:, 0] >= one_min * crop_area)
                   & (a_all[:, 0] <= cfg.one_area_max * crop_area)
                   & (off_all <= cfg.one_offset_max))
+            if known:  # a lone pip must be round (subset i is hole i)
+                ok &= ~(np.array([h[3] for h in holes]) < cfg.one_roundness)
+            keep = np.flatnonzero(ok)
+            if not len(keep):
+                continue
+            cost = cfg.offset_weight * off_all[keep] * 2.0
+            step = np.sqrt(a_all[keep, 0] / math.pi) * 1.6
+            angle = np.zeros(len(keep))
+            radius = np.full(len(keep), cfg.one_alone_radius * size)
         else:
             amin, amax = a_all.min(axis=1), a_all.max(axis=1)
             ok = ((amin >= cfg.pip_area_min * crop_area) & (amax <= area_hi * crop_area)
@@ -331,61 +353,90 @@ def _explain(
             _, rms_l, _ = _placed(value, cfg.six_spreads if value == 6 else (1.0,),
                                   180.0 / len(rot))
             lo_l, hi_l = float(rms_l.min()), float(rms_l.max())
-            q = xy[subs] - c_all[:, None, :]
-            rms_q = np.sqrt((q * q).sum(axis=2).mean(axis=1))
-            pip_r = np.sqrt(a_all.mean(axis=1) / math.pi)
+            q = pts_all - c_all[:, None, :]
+            rms_q = np.sqrt(_mean((q * q).sum(axis=2), 1))
+            pip_r = np.sqrt(_mean(a_all, 1) / math.pi)
             ok &= ((rms_q >= step_lo * size * lo_l - 1e-9) & (rms_q <= step_hi * size * hi_l + 1e-9)
                    & (pip_r * lo_l <= cfg.pip_step_max * rms_q + 1e-9)
                    & (pip_r * hi_l >= cfg.pip_step_min * rms_q - 1e-9))
-        best: _Fit | None = None
-        keep = np.flatnonzero(ok)
-        if value >= 2 and len(keep):
-            resid_b, step_b, angle_b = _fit_batch(xy[subs[keep]], value, rot, cfg.six_spreads)
-            fitted = {int(j): (float(r), float(st), float(an))
-                      for j, r, st, an in zip(keep, resid_b, step_b, angle_b, strict=True)}
-        for j in keep.tolist():
-            s = subs[j].tolist()
-            a = a_all[j]
-            pts = xy[s]
-            c = c_all[j]
-            off = float(off_all[j])
-            if value == 1:
-                if known and holes[s[0]][3] < cfg.one_roundness:
-                    continue
-                cost = cfg.offset_weight * off * 2.0
-                step = math.sqrt(a[0] / math.pi) * 1.6
-                angle = 0.0
-                radius = cfg.one_alone_radius * size
-            else:
-                resid, step, angle = fitted[j]
-                if resid > cfg.residual_max:
-                    continue
-                if not step_lo <= step / size <= step_hi:
-                    continue
-                pip_r = math.sqrt(float(a.mean()) / math.pi)
-                if not cfg.pip_step_min <= pip_r / step <= cfg.pip_step_max:
-                    continue
-                ra = np.sqrt(a)
-                spread = float(np.std(ra) / np.mean(ra))
-                cost = resid + cfg.offset_weight * off + cfg.size_spread_weight * spread
-                radius = max(cfg.unexplained_radius * step, rad_many * size)
-            # penalise pip-like candidates the explanation leaves out
-            med = _quantile(a, 0.5)
-            lo_ratio = 0.15 if value == 1 else 0.4
-            for i in range(n):
-                if i in s or not roundish[i]:
-                    continue
-                d = math.hypot(xy[i, 0] - c[0], xy[i, 1] - c[1])
-                if lo_ratio <= areas[i] / med <= 2.5 and d < radius:
-                    cost += cfg.unexplained_cost
-            if best is None or cost < best.cost:
-                aspect = _affine_aspect(pts, value, angle) if value >= 4 else 1.0
-                best = _Fit(value, cost, (float(c[0]), float(c[1])), step, angle, aspect,
-                            tuple((float(p[0]), float(p[1])) for p in pts),
-                            pip_area=med)
-        if best is not None:
-            fits.append(best)
+            keep = np.flatnonzero(ok)
+            if not len(keep):
+                continue
+            resid, step, angle = _fit_batch(pts_all[keep], value, rot, cfg.six_spreads)
+            # the fitted layout, its grid step and the pips' size against that step must hold
+            rel, pip_rel = step / size, pip_r[keep] / step
+            good = np.flatnonzero(~(resid > cfg.residual_max) & (step_lo <= rel)
+                                  & (rel <= step_hi) & (cfg.pip_step_min <= pip_rel)
+                                  & (pip_rel <= cfg.pip_step_max))
+            if not len(good):
+                continue
+            keep, resid, step, angle = keep[good], resid[good], step[good], angle[good]
+            spread = _size_spread(a_all[keep])
+            cost = resid + cfg.offset_weight * off_all[keep] + cfg.size_spread_weight * spread
+            radius = np.maximum(cfg.unexplained_radius * step, rad_many * size)
+        # penalise pip-like candidates the explanation leaves out
+        med = _row_quantile(a_all[keep], 0.5)
+        left_out = _unexplained(roundish, subs[keep], c_all[keep], med, radius,
+                                0.15 if value == 1 else 0.4)
+        # the first of the cheapest: a later subset must cost strictly less
+        best, best_cost = 0, math.inf
+        for b, (total, missed) in enumerate(zip(cost.tolist(), left_out, strict=True)):
+            for _ in range(missed):  # one at a time: ``missed * cost`` may round otherwise
+                total += cfg.unexplained_cost
+            if b == 0 or total < best_cost:
+                best, best_cost = b, total
+        j = int(keep[best])
+        pts, c = pts_all[j], c_all[j]
+        aspect = _affine_aspect(pts, value, float(angle[best])) if value >= 4 else 1.0
+        fits.append(_Fit(value, best_cost, (float(c[0]), float(c[1])), float(step[best]),
+                         float(angle[best]), aspect,
+                         tuple((float(p[0]), float(p[1])) for p in pts),
+                         pip_area=float(med[best])))
     return fits
+
+
+def _size_spread(areas: FloatArray) -> FloatArray:
+    """The spread of each row's pip sizes, ``areas`` ``(K, m)``: ``np.std(r) / np.mean(r)``
+    of the square roots ``r`` of its areas, bit for bit (numpy's own sums and divisions,
+    without the wrappers' overhead)."""
+    ra = np.sqrt(areas)
+    m = areas.shape[1]
+    mean = np.add.reduce(ra, axis=1, keepdims=True) / m
+    dev = ra - mean
+    spread: FloatArray = np.sqrt(np.add.reduce(dev * dev, axis=1) / m) / mean[:, 0]
+    return spread
+
+
+def _row_quantile(values: FloatArray, q: float) -> FloatArray:
+    """:func:`_quantile` of each row of ``values`` ``(K, m)``, bit for bit."""
+    v = np.sort(values, axis=1)
+    pos = q * (v.shape[1] - 1)
+    lo = int(pos)
+    hi = min(lo + 1, v.shape[1] - 1)
+    return v[:, lo] + (v[:, hi] - v[:, lo]) * (pos - lo)
+
+
+def _unexplained(roundish: list[tuple[int, float, float, float]], subs: npt.NDArray[np.intp],
+                 centres: FloatArray, med: FloatArray, radius: FloatArray, lo_ratio: float
+                 ) -> list[int]:
+    """How many of the ``roundish`` candidates ``(index, x, y, area)`` each explanation
+    leaves out that look like its pips: of ``lo_ratio`` to 2.5 times its median pip area
+    and within ``radius`` of its centre.
+
+    ``subs`` ``(K, value)`` are each explanation's own candidates, ``centres`` ``(K, 2)``,
+    ``med`` and ``radius`` ``(K,)``. The few survivors of the screening are counted one by one
+    on plain floats: cheaper than numpy's per-call cost, and the same arithmetic.
+    """
+    out = []
+    for s, (cx, cy), m, r in zip(subs.tolist(), centres.tolist(), med.tolist(),
+                                 radius.tolist(), strict=True):
+        if m == 0.0:  # numpy made every ratio inf or nan: none in range
+            out.append(0)
+            continue
+        out.append(sum(1 for i, x, y, area in roundish
+                       if i not in s and lo_ratio <= area / m <= 2.5
+                       and math.hypot(x - cx, y - cy) < r))
+    return out
 
 
 @functools.lru_cache(maxsize=128)
