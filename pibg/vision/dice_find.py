@@ -827,8 +827,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     if (flat and tight and aspect is None
             and _face_aspect(fits, scale, size, cfg) > cfg.lean_face_aspect_max):
         flat = False  # ... and with one to three pips, its face must be square
-    if (not flat and aspect is not None and aspect <= cfg.clear_aspect_max
-            and room(x, y) >= cfg.clear_room * size):
+    if (not flat and (room(x, y) >= cfg.clear_room_few * size if aspect is None
+                      else aspect <= cfg.clear_aspect_max and room(x, y) >= cfg.clear_room * size)):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the
         # face read whole agrees (four pips or more: their grid shows a lean, and a grid
         # stretched past ``clear_aspect_max`` is a lean whatever lies round the die)
