@@ -273,6 +273,16 @@ def _face_aspect(fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig)
     return float(np.median(ratios)) if ratios else 1.0
 
 
+def _stretched(aspect: float | None, fits: list[_Fit], scale: float, die_px: float,
+               cfg: DiceConfig) -> bool:
+    """Whether a die read flat is stretched as one leaning on what is beside it would be:
+    four pips or more (``aspect``, their grid's stretch) past ``lean_aspect_max``, fewer
+    (``aspect`` None) with a face past ``lean_face_aspect_max``."""
+    if aspect is not None:
+        return aspect > cfg.lean_aspect_max
+    return _face_aspect(fits, scale, die_px, cfg) > cfg.lean_face_aspect_max
+
+
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
              face: Callable[[], FaceShape] | None = None) -> bool:
     """Whether the die lies flat: a square top face of the expected size, unstretched pips.
@@ -754,8 +764,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
                       cfg.merge_dist * size)
-    # the room measured leaves the other dice out: one may lean on the other (a 20-degree
-    # lean stretches its face by 1.06: past the bounds kept beside a checker, it leans)
+    # the room measured leaves the other dice out: one may lean on the other
     found = [dataclasses.replace(d, flat=False)
              if d in in_clear and any(e is not d and math.hypot(d.x - e.x, d.y - e.y)
                                       < cfg.clear_room_die * size for e in found)
@@ -825,11 +834,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     aspect = _pip_aspect(value, fits)
     clear = False
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
-    if flat and tight and aspect is not None and aspect > cfg.lean_aspect_max:
-        flat = False  # beside a checker it may lean on: its pips must be squarer
-    if (flat and tight and aspect is None
-            and _face_aspect(fits, scale, size, cfg) > cfg.lean_face_aspect_max):
-        flat = False  # ... and with one to three pips, its face must be square
+    if flat and tight and _stretched(aspect, fits, scale, size, cfg):
+        flat = False  # beside a checker it may lean on: its pips or face must be squarer
     if (not flat and (room(x, y) >= cfg.clear_room_few * size if aspect is None
                       else aspect <= cfg.clear_aspect_max and room(x, y) >= cfg.clear_room * size)):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the
@@ -839,10 +845,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         flat = m.value == value and m.score >= cfg.clear_score
         clear = flat
     die = DieRead(_net_value(crop, x, y, size, value, cfg), x, y, flat, conf)
-    if clear or (flat and not tight and (
-            aspect > cfg.lean_aspect_max if aspect is not None
-            else _face_aspect(fits, scale, size, cfg) > cfg.lean_face_aspect_max)):
-        # flat while no other die lies beside it: in the clear, or (nothing else near to
-        # lean on) with its pips or face stretched as a die leaning on the other's would be
+    if clear or (flat and _stretched(aspect, fits, scale, size, cfg)):
+        # flat while no other die lies beside it: in the clear, or (no checker near, or it
+        # would not be flat) stretched as a die leaning on the other would be
         in_clear.append(die)
     found.append(die)
