@@ -74,12 +74,10 @@ class SimScene:
     dice_seed: int | None = None
     #: the second die came to rest on the bar (no roll: rules/NOTES.md rule 14)
     bar_die: bool = False
-    #: what the cocked die leans on: "die" and "checker" lean it 20 to 35 degrees on the
-    #: other die or the nearest checker, oval pips, the face turned to it showing beside (the
-    #: demo and the replays lean on a checker); "nothing" draws its top face foreshortened to
-    #: 0.6 where it lies, no side face, round pips: the old stand-in, which no real die shows
-    #: (with nothing to lean on, a die lies flat: the vision stage reads a one, two or three
-    #: an edge or more from everything as flat, whatever its outline)
+    #: what the cocked die leans on: "nothing" draws its top face foreshortened to 0.6 where
+    #: it lies, no side face, round pips (a 53-degree lean on nothing: a stand-in, as the
+    #: demo and the replays use); "die" and "checker" lean it 20 to 35 degrees on the other
+    #: die or the nearest checker, oval pips, the face turned to it showing beside
     leans_on: Literal["nothing", "die", "checker"] = "nothing"
     #: the second die came to rest against the first, flat (0 to 0.1 of an edge apart)
     touching: bool = False
