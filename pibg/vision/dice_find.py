@@ -834,7 +834,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     aspect = _pip_aspect(value, fits)
     clear = False
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
-    if flat and tight and _stretched(aspect, fits, scale, size, cfg):
+    stretched = flat and _stretched(aspect, fits, scale, size, cfg)
+    if tight and stretched:
         flat = False  # beside a checker it may lean on: its pips or face must be squarer
     if (not flat and aspect is not None and aspect <= cfg.clear_aspect_max
             and room(x, y) >= cfg.clear_room * size):
@@ -845,7 +846,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         flat = m.value == value and m.score >= cfg.clear_score
         clear = flat
     die = DieRead(_net_value(crop, x, y, size, value, cfg), x, y, flat, conf)
-    if clear or (flat and _stretched(aspect, fits, scale, size, cfg)):
+    if clear or (flat and stretched):
         # flat while no other die lies beside it: in the clear, or (no checker near, or it
         # would not be flat) stretched as a die leaning on the other would be
         in_clear.append(die)
