@@ -278,6 +278,11 @@ class DiceConfig:
     #: near, has no other die's centre within this many edges (one leaning on the other
     #: touches it; flat dice touching show square faces and grids).
     clear_room_die: float = 1.5
+    #: A die within this many edges of the mask's border, read flat, with a pip beside its
+    #: face towards that border (its distance falling at least ``lean_side_cos`` times as
+    #: fast as the pip lies from the centre) leans on what is there (see ``_side_towards``).
+    lean_reach: float = 1.0
+    lean_side_cos: float = 0.75
     #: find_dice: when one die is found, the spots within this many edges of it are taken
     #: away and the rest searched again (a die touching it has no window of its own).
     touching_radius: float = 0.75

@@ -101,7 +101,7 @@ def _read_crop_once(
         # a face with few pips, or many read by the grid alone, must be plain between them
         # (the doubling cube's digits are not)
         return 0, 0.0, None, fits, scale, origin
-    if best is not None and value >= 2:
+    if best is not None and value >= 1:
         extra = _extra_pips(blobs, best, die_work, cfg)
         if extra:
             best = dataclasses.replace(best, extra_pips=len(extra), extra_at=tuple(extra))
@@ -210,6 +210,19 @@ def _second_face(spots: list[tuple[float, float, float]], x: float, y: float,
         cos = (dx * ix + dy * iy) / max(math.hypot(dx, dy) * r, 1e-9)
         n += cos < cfg.side_cos or roundness > cfg.side_roundness
     return n
+
+
+def _side_towards(spots: list[tuple[float, float, float]], x: float, y: float,
+                  room: Callable[[float, float], float], size: float, cfg: DiceConfig) -> bool:
+    """Whether a pip beside a face at (x, y) lies towards what the die may lean on (a
+    checker, the bar or the frame, within ``lean_reach`` edges): the face the die turns to
+    what props it up, seen beside its top face. A flat die's own side shows towards the
+    point below the camera instead; beside a checker that is away from it."""
+    here = room(x, y)
+    if here >= cfg.lean_reach * size:
+        return False
+    return any(here - room(sx, sy) >= cfg.lean_side_cos * math.hypot(sx - x, sy - y)
+               for sx, sy, _ in spots)
 
 
 def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[float, float, float]]:
@@ -833,11 +846,14 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
             and _is_flat(value, fits, scale, size, cfg, face))
     aspect = _pip_aspect(value, fits)
     clear = False
+    # a pip beside the face towards what is near: a side the die turns to what props it up
+    leans = surface_mask is not None and _side_towards(beside, x, y, room, size, cfg)
+    flat = flat and not leans
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
     stretched = flat and _stretched(aspect, fits, scale, size, cfg)
     if tight and stretched:
         flat = False  # beside a checker it may lean on: its pips or face must be squarer
-    if (not flat and aspect is not None and aspect <= cfg.clear_aspect_max
+    if (not flat and not leans and aspect is not None and aspect <= cfg.clear_aspect_max
             and room(x, y) >= cfg.clear_room * size):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the
         # face read whole agrees (four pips or more: their grid shows a lean, and a grid

@@ -523,3 +523,24 @@ def test_dice_touching_each_other_are_both_read(values: tuple[int, int], angle: 
     for nadir in (None, (200.0, 1000.0)):
         got = find_dice(board, die_px=30, surface_mask=mask, nadir=nadir)
         assert sorted((d.value, d.flat) for d in got) == sorted((v, True) for v in values)
+
+
+def test_a_pip_beside_the_face_towards_what_is_near_is_a_side_the_die_leans_with() -> None:
+    # _side_towards: the room (distance inside the surface mask) falls towards a checker on
+    # the right; a pip beside the face on that side is the side the die turns to what props
+    # it up, one on the far side or above is not, and a die an edge or more away leans on
+    # nothing there
+    from pibg.vision.dice_find import _room, _side_towards
+
+    cfg = DiceConfig()
+    mask = np.full((200, 200), 255, np.uint8)
+    cv2.circle(mask, (150, 100), 20, (0,), -1)  # the checker
+    room = _room(mask)
+    size = 30.0
+    x, y = 112.0, 100.0  # 18 px (0.6 of an edge) from the checker's edge
+    assert _side_towards([(130.0, 101.0, 0.6)], x, y, room, size, cfg)
+    assert not _side_towards([(94.0, 101.0, 0.6)], x, y, room, size, cfg)
+    assert not _side_towards([(112.0, 82.0, 0.6)], x, y, room, size, cfg)
+    assert not _side_towards([], x, y, room, size, cfg)
+    far = (90.0, 100.0)  # 40 px: more than an edge inside
+    assert not _side_towards([(108.0, 101.0, 0.6)], *far, room, size, cfg)
