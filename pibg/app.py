@@ -213,12 +213,14 @@ def sim_frames(actions: Iterable[ButtonPress | Scene], style: str = "walnut", vi
             thrown = (-1, None)
         elif thrown[1] != (a.dice, a.cocked):
             thrown = (i, (a.dice, a.cocked))  # a new throw; it lies still until picked up
-        # a throw that is no roll: every other one lands a die on the bar, not leaning
+        # a throw that is no roll: every other one lands a die on the bar, the rest lean a
+        # die on a checker's edge
         on_bar = a.cocked and thrown[0] % 2 == 1
         scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked and not on_bar, a.cube_value,
                          a.cube_owner,  # type: ignore[arg-type]
                          a.hand, seed=i, style=style,  # type: ignore[arg-type]
-                         dice_seed=thrown[0] if a.dice is not None else None, bar_die=on_bar)
+                         dice_seed=thrown[0] if a.dice is not None else None, bar_die=on_bar,
+                         leans_on="checker")
         more = tuple(render(replace(scene, view=k)) for k in range(1, views))
         yield Held(render(scene), f"{i:04d}-{a.kind}", more, a)
 

@@ -75,9 +75,10 @@ class SimScene:
     #: the second die came to rest on the bar (no roll: rules/NOTES.md rule 14)
     bar_die: bool = False
     #: what the cocked die leans on: "nothing" draws its top face foreshortened to 0.6 where
-    #: it lies, no side face, round pips (a 53-degree lean on nothing: a stand-in, as the
-    #: demo and the replays use); "die" and "checker" lean it 20 to 35 degrees on the other
-    #: die or the nearest checker, oval pips, the face turned to it showing beside
+    #: it lies, no side face, round pips (a 53-degree lean on nothing: the old stand-in, which
+    #: no real die shows); "die" and "checker" lean it 20 to 35 degrees on the other die or
+    #: the nearest checker, oval pips, the face turned to it showing beside (the demo and the
+    #: replays lean on a checker)
     leans_on: Literal["nothing", "die", "checker"] = "nothing"
     #: the second die came to rest against the first, flat (0 to 0.1 of an edge apart)
     touching: bool = False
