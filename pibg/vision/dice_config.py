@@ -259,12 +259,16 @@ class DiceConfig:
     #: nothing to lean on (no checker, rail or bar: a die leaning on a checker lies within
     #: about a third of an edge of the mask's border): when the pips call it cocked but the
     #: whole-face match reads the same value at least ``clear_score``, it lies flat (four
-    #: pips or more, stretched ``clear_aspect_max`` at most: a one, two or three shows no
-    #: stretch, and a leaning die's face matches them whole as well as a flat one's); and a
-    #: face matched whole there needs no square outline.
+    #: pips or more, stretched ``clear_aspect_max`` at most); and a face matched whole there
+    #: needs no square outline.
     clear_room: float = 0.75
     clear_score: float = 0.6
     clear_aspect_max: float = 1.3
+    #: ... a one, two or three (no grid to show a lean) must lie this far inside: its
+    #: outline is all that calls it cocked, and a flat die far from the point below the
+    #: camera shows a side joined to its top face (a die leaning on a checker's edge lies
+    #: within 0.8 of an edge of the mask's border).
+    clear_room_few: float = 1.0
     #: Nearer the mask's border than ``clear_room`` a die may lean on what is beside it (a
     #: checker's edge under one side tilts it 20 to 30 degrees, and its pips' grid stretches
     #: by 1.06 to 1.15): four pips or more must then be square within this.

@@ -853,8 +853,9 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     stretched = flat and _stretched(aspect, fits, scale, size, cfg)
     if tight and stretched:
         flat = False  # beside a checker it may lean on: its pips or face must be squarer
-    if (not flat and not leans and aspect is not None and aspect <= cfg.clear_aspect_max
-            and room(x, y) >= cfg.clear_room * size):
+    if (not flat and not leans
+            and (room(x, y) >= cfg.clear_room_few * size if aspect is None
+                 else aspect <= cfg.clear_aspect_max and room(x, y) >= cfg.clear_room * size)):
         # nothing there to lean on: the pips' stretch or a merged outline misled, if the
         # face read whole agrees (four pips or more: their grid shows a lean, and a grid
         # stretched past ``clear_aspect_max`` is a lean whatever lies round the die)

@@ -352,11 +352,11 @@ def test_read_die_render_crops(shared: Shared) -> None:
 
 
 #: The whole dice stage on the photoreal game's 80 flat dice (black glossy dice on a dark
-#: board, glare): 68 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
+#: board, glare): 73 read right now (benchmarks/dice_accuracy.py, "renders pipeline"; 43 when
 #: this floor was first set, 55 before faces were matched whole, 61 before dice in the clear
-#: were trusted to lie flat, 64 before the die-face network), a little slack for other
-#: OpenCV builds.
-GAME_FLAT_FLOOR = 66
+#: were trusted to lie flat, 64 before the die-face network, 71 before a one, two or three in
+#: the open was), a little slack for other OpenCV builds.
+GAME_FLAT_FLOOR = 70
 
 
 def _stage_tally(start: Path, frames: list[Path]) -> tuple[int, int, int, int, set[str]]:
@@ -403,11 +403,14 @@ def test_find_dice_through_the_vision_stage_on_the_photoreal_game(shared: Shared
     from its start frame: flat dice read right (value and flat), no cocked die read as flat,
     no die reported where none lies."""
     frames = shared("renders", "game", "frames")
-    flat, right, cocked_flat, false, _ = _stage_tally(
+    flat, right, cocked_flat, false, whole = _stage_tally(
         frames / "m023g1_000.jpg", sorted(frames.glob("m023g1_*.json"))[1:])
     assert flat == 80
     assert right >= GAME_FLAT_FLOOR
     assert cocked_flat == 0 and false == 0
+    # a one and a three in the open, far from the point below the camera: a side joins
+    # their top faces, whose outline looks stretched; nothing lies near enough to lean on
+    assert {"m023g1_012", "m023g1_060"} <= whole
 
 
 #: The same on the four camera set-ups of ``renders/dev``: 82 of their 86 flat dice read

@@ -219,7 +219,10 @@ def test_a_face_matched_whole_beside_a_checker_is_not_reported() -> None:
 @pytest.mark.parametrize(("value", "wall_x", "flat"), [
     (4, 290, True),    # in the clear: the whole-face match reads the same value, so it is flat
     (4, 155, False),   # half its edge from a checker: it may lean on it, the pips' verdict stands
-    (2, 290, False),   # two pips show no stretch: a leaning two matches whole as well
+    # two pips show no grid's stretch, and a leaning two matches whole as well as a flat
+    # one: in the clear only an edge or more from everything (clear_room_few)
+    (2, 290, True),
+    (2, 167, False),   # 0.9 of an edge from the checker: room enough for four pips, not two
 ])
 def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
         monkeypatch: pytest.MonkeyPatch, value: int, wall_x: int, flat: bool) -> None:
@@ -227,6 +230,9 @@ def test_in_the_clear_a_cocked_verdict_needs_the_whole_face_to_agree(
     monkeypatch.setattr(F, "_is_flat", lambda *a, **k: False)  # the pips say "cocked"
     board = _board_with(draw_die(value, size=30, angle=15.0, background=BOARD_BGR), (140, 100))
     mask = _mask_with_wall(board, wall_x)
+    if wall_x == 167:
+        room = _room(mask)(140.0, 100.0) / 30.0
+        assert DEFAULT_CONFIG.clear_room <= room < DEFAULT_CONFIG.clear_room_few
     got = F.find_dice(board, die_px=30, surface_mask=mask)
     assert [(d.value, d.flat) for d in got] == [(value, flat)]
 
