@@ -256,11 +256,11 @@ class DiceConfig:
     one_search: float = 0.5
     one_spot: float = 0.5
     #: A die whose centre lies at least this far (die edges) inside the surface mask has
-    #: nothing to lean on (no checker, rail or bar: a die leaning on a checker lies within
-    #: about a third of an edge of the mask's border): when the pips call it cocked but the
-    #: whole-face match reads the same value at least ``clear_score``, it lies flat (four
-    #: pips or more, stretched ``clear_aspect_max`` at most); and a face matched whole there
-    #: needs no square outline.
+    #: nothing to lean on (no checker, rail or bar: a die leaning on a checker mostly lies
+    #: within half an edge of the mask's border, a few up to 0.8): when the pips call it
+    #: cocked but the whole-face match reads the same value at least ``clear_score``, it lies
+    #: flat (four pips or more, stretched ``clear_aspect_max`` at most); and a face matched
+    #: whole there needs no square outline.
     clear_room: float = 0.75
     clear_score: float = 0.6
     clear_aspect_max: float = 1.3
