@@ -286,7 +286,7 @@ class DiceConfig:
     #: face towards that border (its distance falling at least ``lean_side_cos`` times as
     #: fast as the pip lies from the centre) leans on what is there (see ``_side_towards``).
     lean_reach: float = 1.0
-    lean_side_cos: float = 0.75
+    lean_side_cos: float = 0.6
     #: find_dice: when one die is found, the spots within this many edges of it are taken
     #: away and the rest searched again (a die touching it has no window of its own).
     touching_radius: float = 0.75
