@@ -24,7 +24,14 @@ from pibg.vision.dice_config import (
 from pibg.vision.dice_face import FaceShape, top_face
 from pibg.vision.dice_match import match_face
 from pibg.vision.dice_net import NO_DIE, face_probabilities
-from pibg.vision.dice_read import _all_fits, _decide, draw_die  # noqa: F401 (doctest)
+from pibg.vision.dice_read import (  # noqa: F401 (draw_die: doctest)
+    _all_fits,
+    _blobs,
+    _decide,
+    _distance_map,
+    _prepare,
+    draw_die,
+)
 
 # --- finding dice -------------------------------------------------------------------------------
 
@@ -481,13 +488,15 @@ def _no_room(x: float, y: float) -> float:
 
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
              cfg: DiceConfig, room: Callable[[float, float], float] = _no_room,
-             spot: float | None = None, in_clear: list[DieRead] | None = None
-             ) -> DieRead | None:
+             spot: float | None = None, in_clear: list[DieRead] | None = None,
+             found: Sequence[DieRead] = ()) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
     were not found one by one: only a close match, clearly ahead of every other value's,
     whose spots are all round, and whose top face's outline is a flat die's square, unless
     it lies in the clear (``room``, see ``clear_room``): there it has nothing to lean on,
-    and the outline of a black die on a dark board, its sides in view, is no square."""
+    and the outline of a black die on a dark board, its sides in view, is no square. Beside
+    what it may lean on, a pip beside the face towards that (see ``_side_towards``; the
+    dice ``found`` are no side) makes it a die, not flat."""
     patch, k = crop(x, y, half)
     m = match_face(patch, size * k, cfg)
     if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
@@ -517,7 +526,38 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _square_outline(shape, size * k, cfg):
         return None  # without its pips found, nothing else says it is a die: a cube's digit
         #              or a checker's rings can match a layout, but have no die's square face
+    if mask is not None:
+        beside = [(bx, by, rd) for bx, by, rd in _pips_beside(crop, px, py, half, size, m.value,
+                                                             m.angle, cfg)
+                  if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size
+                         for d in found)]
+        if _side_towards(beside, px, py, room, size, cfg):
+            return DieRead(m.value, px, py, False, m.score)
     return DieRead(m.value, px, py, True, m.score)
+
+
+def _pips_beside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,
+                 angle: float, cfg: DiceConfig) -> list[tuple[float, float, float]]:
+    """The pips beside a face of ``value`` matched whole at (x, y), turned ``angle`` degrees
+    (see ``_extra_pips``): where they lie (view pixels) and how round they are."""
+    patch, k = crop(x, y, half)
+    lab, scale = _prepare(patch, cfg)
+    dist = _distance_map(lab, cfg, 1.0 / (2.0 * cfg.crop_half))
+    blobs = _blobs(dist, cfg)
+    scale *= k
+    die_work = size * scale
+    h, w = dist.shape
+    c = ((w - 1) / 2.0, (h - 1) / 2.0)
+    co, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    spread = cfg.match_spread * die_work
+    pips = tuple((c[0] + spread * (u * co - v * si), c[1] + spread * (u * si + v * co))
+                 for u, v in LAYOUTS[value])
+    own = [a for bx, by, a, _ in blobs
+           if min(math.hypot(bx - px, by - py) for px, py in pips) < 0.25 * die_work]
+    area = float(np.median(own)) if own else math.pi * (0.09 * die_work) ** 2
+    fit = _Fit(value, 0.0, c, spread, angle, pips=pips, pip_area=area)
+    return [(x - half + bx / scale, y - half + by / scale, rd)
+            for bx, by, rd in _extra_pips(blobs, fit, die_work, cfg)]
 
 
 def _net_reads(crop: CropFn, points: list[tuple[float, float]], size: float, cfg: DiceConfig
@@ -815,7 +855,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     value, conf, best, fits, scale, origin = got
     if best is None or value == 0 or conf < cfg.min_confidence:
         _keep_or_defer(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
-                                       in_clear=in_clear), near, unread, cx, cy)
+                                       in_clear=in_clear, found=found), near, unread, cx, cy)
         return
     x = origin[0] + best.centre[0] / scale
     y = origin[1] + best.centre[1] / scale
@@ -824,7 +864,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         # whole, searching as far as that face's centre
         other = _matched(crop, x, y, half, size, surface_mask,
                          dataclasses.replace(cfg, match_search=cfg.one_search), room,
-                         cfg.one_spot, in_clear)
+                         cfg.one_spot, in_clear, found)
         if other is not None and other.value != 1:
             _keep(found, other, near)
             return
@@ -835,7 +875,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
                                              origin[1] + half, half, best, cfg))
     if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
         _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
-                              in_clear=in_clear), near)
+                              in_clear=in_clear, found=found), near)
         return  # its pips were found, and judged no flat die's: not the network's to rescue
     beside = [(bx, by, rd) for bx, by, rd in ((origin[0] + px / scale, origin[1] + py / scale, rd)
                                               for px, py, rd in best.extra_at)

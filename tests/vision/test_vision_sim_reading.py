@@ -301,6 +301,43 @@ def test_a_die_leaning_on_a_checker_in_play_is_no_roll_its_side_in_view(scene: A
             assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
 
 
+#: The same on the tournament board (black dice on black leather), from m010, m023, m034, m046
+#: and m058: throws whose leaning die is read whole (dice_match), its pips not found one by one.
+GAME_LEANS_BLACK = [
+    ((4, 0, 0, 0, 0, -1, 0, 0, -1, 0, 0, 0, 0, -1, 0, -1, 0, 0, -4, -2, 0, -2, -2, -1), (0, 0),
+     (11, 0), (6, 1), 2, "black", 124),
+    ((0, 0, 0, 3, 2, 3, 0, -2, 0, 1, 1, -2, 3, 0, -1, 0, -3, -2, -3, 1, 1, 0, 0, -2), (0, 0),
+     (0, 0), (6, 2), 2, "white", 406),
+    ((2, 2, 2, 2, 2, 3, 0, 0, 1, 0, 0, 0, 0, -2, 0, -1, -1, -3, -3, -2, -3, 1, 0, 0), (0, 0),
+     (0, 0), (5, 3), 4, "white", 70),
+    ((-1, 0, 0, 0, 2, 3, 2, 2, 0, -1, 0, -4, 4, 0, 0, 1, -2, -2, -4, 0, 0, 0, 1, 0), (0, 1),
+     (0, 0), (6, 6), 1, "center", 230),
+    ((3, 3, 4, 2, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -2, 0), (0, 0),
+     (0, 10), (2, 2), 1, "center", 1150),
+]
+
+
+@pytest.mark.parametrize("scene", GAME_LEANS_BLACK, ids=["one", "two", "three", "six", "two-2"])
+def test_a_black_die_leaning_on_a_checker_read_whole_is_no_roll(scene: Any) -> None:
+    # a black die on black leather: no face region stands apart, its pips are not found one
+    # by one and the face is matched whole, its outline square enough (the top face's
+    # outline measures 1.0 to 1.17 leaning 20 to 35 degrees). The side it turns to the
+    # checker shows beside it, pips and all: each was read as a roll before the whole-face
+    # path looked for pips beside the face towards the checker (_pips_beside). The same
+    # throws lying flat are read right.
+    points, bar, off, dice, cube, owner, seed = scene
+    v = _settled("tournament")
+    for lean in (True, False):
+        obs = v.observe(render(SimScene(points, bar, off, dice, lean, cube, owner, seed=seed,
+                                        style="tournament", dice_seed=seed,
+                                        leans_on="checker")))
+        assert len(obs.dice) == 2, obs.dice
+        if lean:
+            assert sum(d.flat for d in obs.dice) == 1, obs.dice
+        else:
+            assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+
+
 @pytest.mark.parametrize(("style", "seed"), [("walnut", 1), ("walnut", 3), ("walnut", 24),
                                              ("oak", 6), ("oak", 56)])
 def test_a_die_leaning_on_the_other_is_no_roll(style: str, seed: int) -> None:
