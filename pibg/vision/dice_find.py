@@ -494,9 +494,9 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     were not found one by one: only a close match, clearly ahead of every other value's,
     whose spots are all round, and whose top face's outline is a flat die's square, unless
     it lies in the clear (``room``, see ``clear_room``): there it has nothing to lean on,
-    and the outline of a black die on a dark board, its sides in view, is no square. Beside
-    what it may lean on, a pip beside the face towards that (see ``_side_towards``; the
-    dice ``found`` are no side) makes it a die, not flat."""
+    and the outline of a black die on a dark board, its sides in view, is no square. Within
+    ``lean_reach`` of what it may lean on, in the clear or not, a pip beside the face
+    towards that makes it a die, not flat (see ``_leans_aside``)."""
     patch, k = crop(x, y, half)
     m = match_face(patch, size * k, cfg)
     if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
@@ -512,6 +512,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
             # a leaning die's face, foreshortened (its pips can match another value's): the
             # face is measured where no pip lies, at the centre of an even value's face
             return None
+        if _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg):
+            return DieRead(m.value, px, py, False, m.score)  # within lean_reach of a checker
         die = DieRead(m.value, px, py, True, m.score)
         if in_clear is not None:
             in_clear.append(die)
@@ -526,14 +528,22 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _square_outline(shape, size * k, cfg):
         return None  # without its pips found, nothing else says it is a die: a cube's digit
         #              or a checker's rings can match a layout, but have no die's square face
-    if mask is not None:
-        beside = [(bx, by, rd) for bx, by, rd in _pips_beside(crop, px, py, half, size, m.value,
-                                                             m.angle, cfg)
-                  if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size
-                         for d in found)]
-        if _side_towards(beside, px, py, room, size, cfg):
-            return DieRead(m.value, px, py, False, m.score)
-    return DieRead(m.value, px, py, True, m.score)
+    flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg)
+    return DieRead(m.value, px, py, flat, m.score)
+
+
+def _leans_aside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,
+                 angle: float, mask: Mask | None, room: Callable[[float, float], float],
+                 found: Sequence[DieRead], cfg: DiceConfig) -> bool:
+    """Whether a face of ``value`` matched whole at (x, y), turned ``angle`` degrees, shows a
+    pip beside it towards what it may lean on (see ``_side_towards``; the dice ``found`` are
+    no side)."""
+    if mask is None or room(x, y) >= cfg.lean_reach * size:
+        return False
+    beside = [(bx, by, rd) for bx, by, rd in _pips_beside(crop, x, y, half, size, value, angle,
+                                                         cfg)
+              if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size for d in found)]
+    return _side_towards(beside, x, y, room, size, cfg)
 
 
 def _pips_beside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,

@@ -314,16 +314,23 @@ GAME_LEANS_BLACK = [
      (0, 0), (6, 6), 1, "center", 230),
     ((3, 3, 4, 2, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -2, 0), (0, 0),
      (0, 10), (2, 2), 1, "center", 1150),
+    # ... and from m012 and m026: twos 0.78 to 0.8 of an edge from the checker, in the clear
+    ((-2, 3, 2, 3, 3, 2, 0, 0, 0, 0, 0, 0, -1, 0, -2, 0, -2, 0, -3, -2, -1, -2, 1, 0), (1, 0),
+     (0, 0), (5, 2), 2, "black", 164),
+    ((2, 2, 2, 0, 1, 3, 0, 0, 1, -1, 0, -3, 0, 0, 0, 0, -2, 0, -2, 2, 2, -2, -2, -2), (0, 1),
+     (0, 0), (3, 2), 2, "black", 68),
 ]
 
 
-@pytest.mark.parametrize("scene", GAME_LEANS_BLACK, ids=["one", "two", "three", "six", "two-2"])
+@pytest.mark.parametrize("scene", GAME_LEANS_BLACK, ids=["one", "two", "three", "six", "two-2",
+                                                   "two-clear", "two-clear-2"])
 def test_a_black_die_leaning_on_a_checker_read_whole_is_no_roll(scene: Any) -> None:
     # a black die on black leather: no face region stands apart, its pips are not found one
     # by one and the face is matched whole, its outline square enough (the top face's
     # outline measures 1.0 to 1.17 leaning 20 to 35 degrees). The side it turns to the
     # checker shows beside it, pips and all: each was read as a roll before the whole-face
-    # path looked for pips beside the face towards the checker (_pips_beside). The same
+    # path looked for pips beside the face towards the checker (_leans_aside), the last two,
+    # far enough from it to count as in the clear, only when it looked there too. The same
     # throws lying flat are read right.
     points, bar, off, dice, cube, owner, seed = scene
     v = _settled("tournament")
