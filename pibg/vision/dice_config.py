@@ -287,6 +287,13 @@ class DiceConfig:
     #: fast as the pip lies from the centre) leans on what is there (see ``_side_towards``).
     lean_reach: float = 1.0
     lean_side_cos: float = 0.6
+    #: A die of one to three pips within ``lean_reach`` of what it may lean on whose face is
+    #: shortened towards that (median side ratio over the levels at least ``lean_short``,
+    #: its long side across the way to it: cosine at most ``lean_across``) leans on it: a
+    #: lean of 20 degrees shortens the face by 0.94 along the tilt, and only along it (a
+    #: flat die's side in view lengthens it towards the point below the camera instead).
+    lean_short: float = 1.06
+    lean_across: float = 0.25
     #: find_dice: when one die is found, the spots within this many edges of it are taken
     #: away and the rest searched again (a die touching it has no window of its own).
     touching_radius: float = 0.75
@@ -354,8 +361,9 @@ class _Fit:
     extra_pips: int = 0
     extra_at: tuple[tuple[float, float, float], ...] = field(default=())
     #: The face region at this fit's level: (long side, short side, how much of its least
-    #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc).
-    face: tuple[float, float, float] | None = None
+    #: rectangle its convex hull fills: about 0.95 for a square, 0.79 for a disc, and the
+    #: long side's direction in degrees).
+    face: tuple[float, float, float, float] | None = None
     #: Which reader made it: "pips" (candidates fitted to a layout) or "grid" (the 3 x 3
     #: cells of a face read as on or off; its grid is square by construction, so it says
     #: nothing of the face's shape).

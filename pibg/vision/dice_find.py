@@ -232,6 +232,33 @@ def _side_towards(spots: list[tuple[float, float, float]], x: float, y: float,
                for sx, sy, _ in spots)
 
 
+def _shortened_towards(value: int, fits: list[_Fit], scale: float, die_px: float, x: float,
+                       y: float, room: Callable[[float, float], float], cfg: DiceConfig) -> bool:
+    """Whether the face of a die of one to three pips at (x, y), within ``lean_reach`` edges
+    of what it may lean on, is shortened towards that and only that way (``lean_short``,
+    ``lean_across``): a lean tilts the face away from what props it up, so it is seen
+    foreshortened along the way to it. The way is where the room round the die falls
+    fastest."""
+    if value >= cfg.pips_enough or room(x, y) >= cfg.lean_reach * die_px:
+        return False
+    gx, gy = room(x - 2.0, y) - room(x + 2.0, y), room(x, y - 2.0) - room(x, y + 2.0)
+    g = math.hypot(gx, gy)
+    if g <= 0.0:
+        return False
+    ratios, across = [], []
+    for f in fits:
+        if f.face is None or f.face[2] <= 0.0:
+            continue  # cut by the crop
+        long, short, turn = f.face[0] / scale / die_px, f.face[1] / scale / die_px, f.face[3]
+        if _not_one_face(short, cfg):
+            continue
+        ratios.append(long / max(short, 1e-6))
+        across.append(abs(math.cos(math.radians(turn)) * gx + math.sin(math.radians(turn)) * gy)
+                      / g)
+    return (bool(ratios) and float(np.median(ratios)) >= cfg.lean_short
+            and float(np.median(across)) <= cfg.lean_across)
+
+
 def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[float, float, float]]:
     """The whole (uncut) faces seen at the levels: (long, short) in ``die_px``, and fill."""
     out = []
@@ -897,7 +924,10 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     aspect = _pip_aspect(value, fits)
     clear = False
     # a pip beside the face towards what is near: a side the die turns to what props it up
-    leans = surface_mask is not None and _side_towards(beside, x, y, room, size, cfg)
+    # ... or a face shortened towards it
+    leans = surface_mask is not None and (
+        _side_towards(beside, x, y, room, size, cfg)
+        or _shortened_towards(value, fits, scale, size, x, y, room, cfg))
     flat = flat and not leans
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
     stretched = flat and _stretched(aspect, fits, scale, size, cfg)

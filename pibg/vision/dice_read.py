@@ -157,11 +157,11 @@ def _face_colour(
 
 def _holes(
     dist: FloatArray, level: float, cfg: DiceConfig, die_frac: float = 1.0
-) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float]] | None:
+) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float, float]] | None:
     """The face at one level and the round holes in it.
 
-    Returns ``([(x, y, area, roundness), ...], (long side, short side, rectangle fill))``
-    or None.
+    Returns ``([(x, y, area, roundness), ...], (long side, short side, rectangle fill, the
+    long side's direction in degrees))`` or None.
     """
     h, w = dist.shape
     face: Mask = cv2.morphologyEx((dist < level).astype(np.uint8), cv2.MORPH_CLOSE, _CROSS)
@@ -185,12 +185,13 @@ def _holes(
     face_area = float(region.sum())
     if face_area < 0.08 * h * w:
         return None
-    (_, (rw, rh), _) = cv2.minAreaRect(hull)
+    (_, (rw, rh), turn) = cv2.minAreaRect(hull)
     rect_fill = float(cv2.contourArea(hull)) / max(rw * rh, 1.0)
     hx, hy, hw, hh = cv2.boundingRect(hull)
     if hx <= 0 or hy <= 0 or hx + hw >= w or hy + hh >= h:
         rect_fill = 0.0  # cut by the crop: not a whole face, its shape unknown
-    face_shape = (float(max(rw, rh)), float(min(rw, rh)), min(rect_fill, 1.0))
+    face_shape = (float(max(rw, rh)), float(min(rw, rh)), min(rect_fill, 1.0),
+                  float(turn if rw >= rh else turn + 90.0))
     inner: Mask = cv2.erode(region, _SQUARE)
     inner[0, :] = inner[-1, :] = inner[:, 0] = inner[:, -1] = 0
     holes: Mask = cv2.morphologyEx((inner & (dist >= level)).astype(np.uint8), cv2.MORPH_OPEN,

@@ -547,3 +547,34 @@ def test_a_pip_beside_the_face_towards_what_is_near_is_a_side_the_die_leans_with
     assert not _side_towards([], x, y, room, size, cfg)
     far = (90.0, 100.0)  # 40 px: more than an edge inside
     assert not _side_towards([(108.0, 101.0, 0.6)], *far, room, size, cfg)
+
+
+def test_a_face_shortened_towards_what_is_near_is_a_die_leaning_on_it() -> None:
+    # _shortened_towards: a checker on the right; a face of a two measured 1.08 long across
+    # the way to it (its long side upright) is foreshortened by a lean on it; the same face
+    # lying the other way (long towards the checker, as a flat die's side in view makes it),
+    # one nearly square, one a whole edge away, and four pips or more (their grid says it),
+    # are not
+    import dataclasses
+
+    from pibg.vision.dice_config import _Fit
+    from pibg.vision.dice_find import _room, _shortened_towards
+
+    cfg = DiceConfig()
+    mask = np.full((200, 200), 255, np.uint8)
+    cv2.circle(mask, (150, 100), 20, (0,), -1)
+    room = _room(mask)
+    size, scale = 30.0, 2.0  # working pixels per view pixel
+
+    def fits(long: float, turn: float, value: int = 2) -> list[_Fit]:
+        face = (long * size * scale, 0.93 * size * scale, 0.97, turn)
+        return [dataclasses.replace(_Fit(value, 0.1, (0.0, 0.0), 1.0, 0.0), face=face)] * 3
+
+    x, y = 112.0, 100.0
+    assert _shortened_towards(2, fits(1.0, 90.0), scale, size, x, y, room, cfg)
+    assert _shortened_towards(2, fits(1.0, 80.0), scale, size, x, y, room, cfg)
+    assert not _shortened_towards(2, fits(1.0, 0.0), scale, size, x, y, room, cfg)
+    assert not _shortened_towards(2, fits(1.0, 45.0), scale, size, x, y, room, cfg)
+    assert not _shortened_towards(2, fits(0.96, 90.0), scale, size, x, y, room, cfg)
+    assert not _shortened_towards(2, fits(1.0, 90.0), scale, size, 90.0, 100.0, room, cfg)
+    assert not _shortened_towards(4, fits(1.0, 90.0, 4), scale, size, x, y, room, cfg)
