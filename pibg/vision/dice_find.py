@@ -10,6 +10,7 @@ from typing import TypeAlias
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from pibg.observation import DieRead
 from pibg.vision.dice_config import (
@@ -787,9 +788,9 @@ def _room(mask: Mask | None) -> Callable[[float, float], float]:
         return _no_room
 
     @functools.cache
-    def dist() -> FloatArray:
+    def dist() -> npt.NDArray[np.float32]:  # float32 as measured: half the memory
         return np.asarray(cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 5),
-                          np.float64)
+                          np.float32)
 
     def room(x: float, y: float) -> float:
         d = dist()
