@@ -281,6 +281,22 @@ GAME_LEANS = [
 ]
 
 
+def _leaning_not_flat_read_right(style: str, scene: Any) -> None:
+    """A game position's throw (see GAME_LEANS) with its second die leaning on the nearest
+    checker is no roll (one die flat of the two found); lying flat, it reads right."""
+    points, bar, off, dice, cube, owner, seed = scene
+    v = _settled(style)
+    for lean in (True, False):
+        obs = v.observe(render(SimScene(points, bar, off, dice, lean, cube, owner, seed=seed,
+                                        style=style,  # type: ignore[arg-type]
+                                        dice_seed=seed, leans_on="checker")))
+        assert len(obs.dice) == 2, obs.dice
+        if lean:
+            assert sum(d.flat for d in obs.dice) == 1, obs.dice
+        else:
+            assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+
+
 @pytest.mark.parametrize("scene", GAME_LEANS, ids=["three", "five", "one", "two", "four"])
 def test_a_die_leaning_on_a_checker_in_play_is_no_roll_its_side_in_view(scene: Any) -> None:
     # each throw's second die leans 20 to 35 degrees on a checker's edge, the side it turns
@@ -289,16 +305,7 @@ def test_a_die_leaning_on_a_checker_in_play_is_no_roll_its_side_in_view(scene: A
     # from the checker to count as in the clear (the five, the four: 0.76 of an edge).
     # Each was read as a roll before the pips beside the face towards the checker counted
     # (_side_towards). The same throws lying flat are read right.
-    points, bar, off, dice, cube, owner, seed = scene
-    v = _settled("walnut")
-    for lean in (True, False):
-        obs = v.observe(render(SimScene(points, bar, off, dice, lean, cube, owner, seed=seed,
-                                        dice_seed=seed, leans_on="checker")))
-        assert len(obs.dice) == 2, obs.dice
-        if lean:
-            assert sum(d.flat for d in obs.dice) == 1, obs.dice
-        else:
-            assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+    _leaning_not_flat_read_right("walnut", scene)
 
 
 #: The same on the tournament board (black dice on black leather), from m010, m023, m034, m046
@@ -332,17 +339,7 @@ def test_a_black_die_leaning_on_a_checker_read_whole_is_no_roll(scene: Any) -> N
     # path looked for pips beside the face towards the checker (_leans_aside), the last two,
     # far enough from it to count as in the clear, only when it looked there too. The same
     # throws lying flat are read right.
-    points, bar, off, dice, cube, owner, seed = scene
-    v = _settled("tournament")
-    for lean in (True, False):
-        obs = v.observe(render(SimScene(points, bar, off, dice, lean, cube, owner, seed=seed,
-                                        style="tournament", dice_seed=seed,
-                                        leans_on="checker")))
-        assert len(obs.dice) == 2, obs.dice
-        if lean:
-            assert sum(d.flat for d in obs.dice) == 1, obs.dice
-        else:
-            assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+    _leaning_not_flat_read_right("tournament", scene)
 
 
 #: Oak (red dice) from m021, m027, m054, m042 and m058: a one, twos, a three leaning gently.
@@ -368,16 +365,7 @@ def test_a_die_leaning_gently_on_a_checker_shows_its_face_shortened_towards_it(s
     # the renders reach), but it is shortened towards the checker, its long side across the
     # way to it (cosine 0.02 to 0.15). Each was read as a roll before _shortened_towards.
     # The same throws lying flat are read right.
-    points, bar, off, dice, cube, owner, seed = scene
-    v = _settled("oak")
-    for lean in (True, False):
-        obs = v.observe(render(SimScene(points, bar, off, dice, lean, cube, owner, seed=seed,
-                                        style="oak", dice_seed=seed, leans_on="checker")))
-        assert len(obs.dice) == 2, obs.dice
-        if lean:
-            assert sum(d.flat for d in obs.dice) == 1, obs.dice
-        else:
-            assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+    _leaning_not_flat_read_right("oak", scene)
 
 
 @pytest.mark.parametrize(("style", "seed"), [("walnut", 1), ("walnut", 3), ("walnut", 24),
