@@ -541,7 +541,7 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
             # face is measured where no pip lies, at the centre of an even value's face
             return None
         if _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg):
-            return DieRead(m.value, px, py, False, m.score)  # within lean_reach of a checker
+            return DieRead(m.value, px, py, False, m.score)  # in the clear, yet its side in view
         die = DieRead(m.value, px, py, True, m.score)
         if in_clear is not None:
             in_clear.append(die)
