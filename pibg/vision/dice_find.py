@@ -242,7 +242,15 @@ def _shortened_towards(value: int, fits: list[_Fit], scale: float, die_px: float
     fastest."""
     if value >= cfg.pips_enough or room(x, y) >= cfg.lean_reach * die_px:
         return False
-    gx, gy = room(x - 2.0, y) - room(x + 2.0, y), room(x, y - 2.0) - room(x, y + 2.0)
+    way = (room(x - 2.0, y) - room(x + 2.0, y), room(x, y - 2.0) - room(x, y + 2.0))
+    return _shortened_along(fits, scale, die_px, way, cfg)
+
+
+def _shortened_along(fits: list[_Fit], scale: float, die_px: float, way: tuple[float, float],
+                     cfg: DiceConfig) -> bool:
+    """Whether the faces seen at the levels are shortened along ``way`` and only along it
+    (see ``_shortened_towards``)."""
+    gx, gy = way
     g = math.hypot(gx, gy)
     if g <= 0.0:
         return False
@@ -857,11 +865,21 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                       cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
     found = [dataclasses.replace(d, flat=False)
-             if d in in_clear and any(e is not d and math.hypot(d.x - e.x, d.y - e.y)
-                                      < cfg.clear_room_die * size for e in found)
+             if any(e is not d and math.hypot(d.x - e.x, d.y - e.y) < cfg.clear_room_die * size
+                    and (d in in_clear or _leans_on(d, e, size, crop, cfg)) for e in found)
              else d for d in found]
     found.sort(key=lambda d: -d.confidence)
     return found
+
+
+def _leans_on(d: DieRead, e: DieRead, size: float, crop: CropFn, cfg: DiceConfig) -> bool:
+    """Whether the flat die ``d``, one to three pips, read again, shows a face shortened
+    towards the die ``e`` beside it (see ``_shortened_towards``)."""
+    if not d.flat or d.value >= cfg.pips_enough:
+        return False
+    value, _, best, fits, scale, _ = _read_crop(crop, d.x, d.y, cfg.crop_half * size, cfg)
+    return (best is not None and value < cfg.pips_enough
+            and _shortened_along(fits, scale, size, (e.x - d.x, e.y - d.y), cfg))
 
 
 def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead],

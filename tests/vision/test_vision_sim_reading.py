@@ -381,6 +381,21 @@ def test_a_die_leaning_on_the_other_is_no_roll(style: str, seed: int) -> None:
     assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
 
 
+@pytest.mark.parametrize(("style", "seed"), [("walnut", 22), ("walnut", 35), ("walnut", 59),
+                                             ("oak", 23), ("oak", 38)])
+def test_a_die_leaning_gently_on_the_other_shows_its_face_shortened_towards_it(
+        style: str, seed: int) -> None:
+    # a two or a three leaning on the other die at a gentle angle: its face is stretched
+    # too little for the rule above (under 1.10), but shortened towards the other die and
+    # only that way (_leans_on, as _shortened_towards beside a checker). Each was read as a
+    # roll before.
+    dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
+    obs = _settled(style).observe(render(SimScene(
+        START_POINTS, dice=dice, cocked=True, seed=seed, style=style,  # type: ignore[arg-type]
+        leans_on="die")))
+    assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_two_flat_dice_lying_against_each_other_are_a_roll(seed: int) -> None:
     # the other side of the rule above: flat dice touching are square, and both read
