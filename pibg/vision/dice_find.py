@@ -554,10 +554,7 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
         if in_clear is not None:
             in_clear.append(die)
         return die
-    c, s = math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))
-    pips = tuple((m.centre[0] + m.edge * cfg.match_spread * (u * c - v * s),
-                  m.centre[1] + m.edge * cfg.match_spread * (u * s + v * c))
-                 for u, v in LAYOUTS[m.value])
+    pips = _layout_at(m.value, m.centre, m.edge * cfg.match_spread, m.angle)
     pip_r = cfg.match_pip_sigma * 2.0 * m.edge
     shape = top_face(patch, m.centre, m.angle, size * k, pips, pip_r,
                      _face_angles(m.value, m.angle, cfg))
@@ -566,6 +563,15 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
         #              or a checker's rings can match a layout, but have no die's square face
     flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg)
     return DieRead(m.value, px, py, flat, m.score)
+
+
+def _layout_at(value: int, centre: tuple[float, float], spread: float, angle: float
+               ) -> tuple[tuple[float, float], ...]:
+    """Where a face of ``value`` centred at ``centre``, turned ``angle`` degrees, has its pips
+    (corner pips ``spread`` from the centre along each axis)."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return tuple((centre[0] + spread * (u * c - v * s), centre[1] + spread * (u * s + v * c))
+                 for u, v in LAYOUTS[value])
 
 
 def _leans_aside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,
@@ -594,10 +600,8 @@ def _pips_beside(crop: CropFn, x: float, y: float, half: float, size: float, val
     die_work = size * scale
     h, w = dist.shape
     c = ((w - 1) / 2.0, (h - 1) / 2.0)
-    co, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     spread = cfg.match_spread * die_work
-    pips = tuple((c[0] + spread * (u * co - v * si), c[1] + spread * (u * si + v * co))
-                 for u, v in LAYOUTS[value])
+    pips = _layout_at(value, c, spread, angle)
     own = [a for bx, by, a, _ in blobs
            if min(math.hypot(bx - px, by - py) for px, py in pips) < 0.25 * die_work]
     area = float(np.median(own)) if own else math.pi * (0.09 * die_work) ** 2
