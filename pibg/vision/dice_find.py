@@ -485,6 +485,7 @@ def find_dice(
     crop: CropFn | None = None,
     nadir: tuple[float, float] | None = None,
     rescue: bool = True,
+    near: tuple[float, float, float] | None = None,
 ) -> list[DieRead]:
     """Every die lying in a top-down BGR view of the playing surface.
 
@@ -494,7 +495,8 @@ def find_dice(
     itself); ``nadir`` is the point straight below the camera in this image, when known (a
     flat die shows the side facing it, pips and all); ``rescue``: let the die-face network
     read a die in the clear that nothing else reads (``net_rescue``; it reads a die of
-    either size, so a caller choosing between sizes asks without it first). Each die is
+    either size, so a caller choosing between sizes asks without it first); ``near``: (x, y,
+    r), only a die centred within r of (x, y) is looked for (a die at one place). Each die is
     reported with its value, its centre in this image's pixel coordinates, ``flat=False``
     when its top face is not a square of the expected size (a cocked die) and a confidence;
     strongest first.
@@ -512,7 +514,7 @@ def find_dice(
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
-        found = _find_at(image, size, surface_mask, config, crop, nadir, rescue)
+        found = _find_at(image, size, surface_mask, config, crop, nadir, rescue, near)
         if found:
             return found
     return []
@@ -832,15 +834,22 @@ def _keep_or_defer(found: list[DieRead], die: DieRead | None, near: float,
 
 
 def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
-             crop: CropFn, nadir: tuple[float, float] | None = None, rescue: bool = True
-             ) -> list[DieRead]:
-    """The dice of edge ``size`` (view pixels)."""
+             crop: CropFn, nadir: tuple[float, float] | None = None, rescue: bool = True,
+             near: tuple[float, float, float] | None = None) -> list[DieRead]:
+    """The dice of edge ``size`` (view pixels), or only those centred within r of (x, y) for
+    ``near`` = (x, y, r)."""
+
+    def peaks(spots: FloatArray) -> list[tuple[float, float]]:
+        at = _peaks(spots, size, surface_mask, cfg)
+        return at if near is None else [(x, y) for x, y in at
+                                        if math.hypot(x - near[0], y - near[1]) < near[2]]
+
     found: list[DieRead] = []
     room = _room(surface_mask)
     in_clear: list[DieRead] = []  # flat only while no other die lies beside it
     unread: list[tuple[float, float]] = []
     spots = _spot_map(image, size, surface_mask, cfg)
-    for cx, cy in _peaks(spots, size, surface_mask, cfg):
+    for cx, cy in peaks(spots):
         _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir, unread)
     if len(found) == 1:
         # a die touching the other sums its spots into one window with it: the other's
@@ -849,7 +858,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         r = cfg.touching_radius * size
         yy, xx = np.ogrid[:spots.shape[0], :spots.shape[1]]
         rest = np.where((xx - d.x) ** 2 + (yy - d.y) ** 2 <= r * r, 0.0, spots)
-        for cx, cy in _peaks(np.asarray(rest, np.float32), size, surface_mask, cfg):
+        for cx, cy in peaks(np.asarray(rest, np.float32)):
             _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir)
         if len(found) == 2 and not (found[1].flat and math.hypot(
                 found[1].x - d.x, found[1].y - d.y) >= cfg.touching_min * size):

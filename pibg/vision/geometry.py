@@ -423,6 +423,13 @@ class VisionConfig:
     #: A place with no rim at all where a checker's would be is no checker, whatever its
     #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
     ring_clip: float = 9.0
+    #: A run's last place whose rim scores under this (the share of a circle on strong
+    #: edges; a checker's scores 0.75 or more 96 % of the time on the renders) is looked at
+    #: for a flat die standing there instead of a checker.
+    die_place_ring: float = 0.75
+    #: ... a die there at least this many die edges from every other checker (1.68 for the
+    #: renders' one; pibg.sim's die leaning on the checker before it: 0.79).
+    die_place_room: float = 1.0
     #: Spread of the cube's contrast with the bar beside it (log ratio per channel).
     cube_contrast_sigma: float = 0.25
     #: The cube is missing when even its likeliest place scores below minus this (log-odds).

@@ -183,6 +183,29 @@ class Vision:
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
+        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits)
+        if obs.readable and self.read_dice and len(obs.dice) < 2:
+            # a die lying where a run's next checker would stand passes for that checker (its
+            # outline crosses the place's circle): a flat die found there, the rim faint, is
+            # the die, and the place is empty (looked for while a die of the two is missing)
+            freed = self._dice_in_places(canon, run, ring, frame)
+            if freed:
+                logits = logits.copy()
+                logits[tuple(np.transpose(freed))] = -(cfg.colour_clip * cfg.colour_weight
+                                                       + cfg.ring_clip)
+                again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
+                                             ring, logits)
+                if again.readable:
+                    obs = again
+        return obs
+
+    def _from_logits(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
+                     edges: Array, scale: float, reading: B.SlotReading, ring: Array,
+                     logits: Array) -> tuple[BoardObservation, Array]:
+        """The board read from each place's log-odds of a checker (the points' runs, the
+        bar, the trays, the cube and the dice), and the points' first-layer runs."""
+        cfg, cal, lay = self.config, self.calibration, self._layout
+        img = canon
         _run, _colour, cum = B.counts_from_logits(logits, reading)
         # Bar: like two short points, filled from the middle outwards.
         grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1],
@@ -210,7 +233,7 @@ class Vision:
                 name = "White" if c == B.WHITE else "Black"
                 return BoardObservation.unreadable(
                     f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
-                    f"leaves {off} (something over the board?)")
+                    f"leaves {off} (something over the board?)"), run
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
         all_reads = B.joint_point_reads(jr, k, rims)
@@ -230,7 +253,7 @@ class Vision:
             off_black=B.count_read(off_b, conf_b),
             dice=dice,
             cube=cube,
-        )
+        ), run
 
     def _cube_value(self, frame: Array, cube: CubeRead, at: tuple[float, float] | None = None
                     ) -> CubeRead:
@@ -391,6 +414,51 @@ class Vision:
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
 
+    def _dice_in_places(self, canon: Array, run: Array, ring: Array, frame: Array | None
+                        ) -> list[tuple[int, int]]:
+        """The (point, place) of each run's last first-layer checker that is a flat die: the
+        rim faint (under ``die_place_ring``) and a flat die found centred within the place
+        when it is searched as free surface (only the place's surroundings are searched),
+        ``die_place_room`` die edges or more from every other checker (nearer, it may lean
+        on one, its side turned up, and pass for flat: it stays a checker, no roll)."""
+        if _find_dice is None:
+            return []
+        lay, cfg = self._layout, self.config
+        k = self._slots.shape[1]
+        last = [(p, int(run[p]) - 1) for p in range(24)
+                if 0 < run[p] <= k and ring[p, int(run[p]) - 1] < cfg.die_place_ring]
+        if not last:
+            return []
+        free = self._dice_mask(np.zeros(24, np.int64), np.zeros(2, np.int64))
+        mask = self._dice_mask(run, np.zeros(2, np.int64))
+        size = getattr(self, "_die_size", (None, 0))[0]
+        sizes = [size] if size is not None else [DIE_SMALL * lay.checker_px, lay.die_px]
+        crop = self._frame_crop(frame) if frame is not None else None
+        r = round(0.65 * lay.checker_px)
+        half = round(1.5 * lay.checker_px)
+        h, w = mask.shape
+        out = []
+        for p, j in last:
+            sx, sy = (float(c) for c in self._slots[p, j])
+            x0, y0 = max(0, round(sx) - half), max(0, round(sy) - half)
+            x1, y1 = min(w, round(sx) + half + 1), min(h, round(sy) + half + 1)
+            here = mask[y0:y1, x0:x1].copy()
+            cv2.circle(here, (round(sx) - x0, round(sy) - y0), r, (255,), -1)
+            here &= free[y0:y1, x0:x1]
+            win_crop = (None if crop is None else
+                        functools.partial(_shifted, crop, float(x0), float(y0)))
+            nadir = None if self._nadir is None else (self._nadir[0] - x0, self._nadir[1] - y0)
+            room = cv2.distanceTransform(here, cv2.DIST_L2, 5)
+            for s in sizes:
+                got = _find_dice(np.ascontiguousarray(canon[y0:y1, x0:x1]), die_px=s,
+                                 surface_mask=here, crop=win_crop, nadir=nadir, rescue=False,
+                                 near=(sx - x0, sy - y0, r))
+                if any(d.flat and math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r
+                       and room[int(d.y), int(d.x)] >= cfg.die_place_room * s for d in got):
+                    out.append((p, j))
+                    break
+        return out
+
     def _bar_dice(self, canon: Array, size: float, bar_mask: Array,
                   crop: Callable[..., tuple[Array, float]] | None) -> list[DieRead]:
         """Dice lying on the bar (``bar_mask``), as not flat: only the bar's strip of the
@@ -402,7 +470,7 @@ class Vision:
         pad = round(size)
         x0, x1 = max(0, int(cols[0]) - pad), min(canon.shape[1], int(cols[-1]) + pad + 1)
         strip_crop = (None if crop is None else
-                      lambda x, y, half: crop(x + x0, y, half))
+                      functools.partial(_shifted, crop, float(x0), 0.0))
         nadir = None if self._nadir is None else (self._nadir[0] - x0, self._nadir[1])
         got = _find_dice(np.ascontiguousarray(canon[:, x0:x1]), die_px=size,
                          surface_mask=np.ascontiguousarray(bar_mask[:, x0:x1]),
@@ -442,6 +510,12 @@ class Vision:
             return np.asarray(out), k
 
         return crop
+
+
+def _shifted(crop: Callable[..., tuple[Array, float]], x0: float, y0: float, x: float,
+             y: float, half: float) -> tuple[Array, float]:
+    """``crop`` of a window whose top-left corner lies at (x0, y0) of the whole view."""
+    return crop(x + x0, y + y0, half)
 
 
 def region_summary(obs: BoardObservation) -> list[RegionRead]:
