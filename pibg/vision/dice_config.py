@@ -294,6 +294,16 @@ class DiceConfig:
     #: flat die's side in view lengthens it towards the point below the camera instead).
     lean_short: float = 1.06
     lean_across: float = 0.25
+    #: A die beside the other (within ``clear_room_die``) showing a pip beside its face
+    #: towards that die (cosine at least ``other_side_cos``), at most ``other_side_reach``
+    #: edges from its centre and at least ``other_side_clear`` from the other's (no pip of
+    #: that die's face: those lie within 0.45; pibg.sim's leans show theirs 0.59 to 0.82
+    #: from it, a flat touching throw's board marks between the dice 0.61), and not on the
+    #: side facing the point below the camera (``side_cos``: a flat die's own side), leans
+    #: on it.
+    other_side_cos: float = 0.85
+    other_side_reach: float = 0.95
+    other_side_clear: float = 0.62
     #: find_dice: when one die is found, the spots within this many edges of it are taken
     #: away and the rest searched again (a die touching it has no window of its own).
     touching_radius: float = 0.75

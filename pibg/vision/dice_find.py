@@ -877,22 +877,49 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
                       cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
-    found = [dataclasses.replace(d, flat=False)
-             if any(e is not d and math.hypot(d.x - e.x, d.y - e.y) < cfg.clear_room_die * size
-                    and (d in in_clear or _leans_on(d, e, size, crop, cfg)) for e in found)
-             else d for d in found]
+    leaning: dict[int, str] = {}
+    for i, d in enumerate(found):
+        for e in found:
+            if e is not d and math.hypot(d.x - e.x, d.y - e.y) < cfg.clear_room_die * size:
+                how = "face" if d in in_clear else _leans_on(d, e, size, crop, cfg, nadir)
+                if how:
+                    leaning[i] = how
+                    break
+    if "face" in leaning.values():
+        # the side a die leaning on the other turns to it shows from that die too, as a
+        # pip beside its face towards the leaning one: only a die's own face tells then
+        leaning = {i: how for i, how in leaning.items() if how == "face"}
+    found = [dataclasses.replace(d, flat=False) if i in leaning else d
+             for i, d in enumerate(found)]
     found.sort(key=lambda d: -d.confidence)
     return found
 
 
-def _leans_on(d: DieRead, e: DieRead, size: float, crop: CropFn, cfg: DiceConfig) -> bool:
-    """Whether the flat die ``d``, one to three pips, read again, shows a face shortened
-    towards the die ``e`` beside it (see ``_shortened_towards``)."""
-    if not d.flat or d.value >= cfg.pips_enough:
-        return False
-    value, _, best, fits, scale, _ = _read_crop(crop, d.x, d.y, cfg.crop_half * size, cfg)
-    return (best is not None and value < cfg.pips_enough
-            and _shortened_along(fits, scale, size, (e.x - d.x, e.y - d.y), cfg))
+def _leans_on(d: DieRead, e: DieRead, size: float, crop: CropFn, cfg: DiceConfig,
+              nadir: tuple[float, float] | None = None) -> str | None:
+    """How the flat die ``d``, read again, shows it leans on the die ``e`` beside it: "face",
+    one to three pips, its face shortened towards ``e`` (see ``_shortened_towards``);
+    "side", a pip beside its face towards ``e``, clear of ``e``'s face and not on the side
+    facing the point below the camera (``other_side_*``: the side it turns to ``e``); or
+    None."""
+    if not d.flat:
+        return None
+    value, _, best, fits, scale, origin = _read_crop(crop, d.x, d.y, cfg.crop_half * size, cfg)
+    if best is None:
+        return None
+    ux, uy = e.x - d.x, e.y - d.y
+    if (d.value < cfg.pips_enough and value < cfg.pips_enough
+            and _shortened_along(fits, scale, size, (ux, uy), cfg)):
+        return "face"
+    for px, py, _ in best.extra_at:
+        bx, by = origin[0] + px / scale - d.x, origin[1] + py / scale - d.y
+        r = math.hypot(bx, by)
+        if (0.0 < r <= cfg.other_side_reach * size
+                and bx * ux + by * uy >= cfg.other_side_cos * r * math.hypot(ux, uy)
+                and math.hypot(bx - ux, by - uy) >= cfg.other_side_clear * size
+                and _second_face([(bx + d.x, by + d.y, 0.0)], d.x, d.y, nadir, cfg)):
+            return "side"
+    return None
 
 
 def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead],

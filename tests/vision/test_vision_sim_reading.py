@@ -396,6 +396,30 @@ def test_a_die_leaning_gently_on_the_other_shows_its_face_shortened_towards_it(
     assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
 
 
+@pytest.mark.parametrize("seed", [5, 10, 16, 22, 28, 29, 46, 52])
+def test_a_black_die_leaning_on_the_other_turns_a_side_to_it(seed: int) -> None:
+    # a black die on black leather shows no face region to measure, but the side it turns to
+    # the other die shows a pip beside its face, towards that die and clear of its face
+    # (_leans_on, other_side_*). Each was read as a roll before.
+    dice = (seed % 6 + 1, (seed * 5) % 6 + 1)
+    obs = _settled("tournament").observe(render(SimScene(
+        START_POINTS, dice=dice, cocked=True, seed=seed, style="tournament", leans_on="die")))
+    assert len(obs.dice) == 2 and sum(d.flat for d in obs.dice) == 1, obs.dice
+
+
+@pytest.mark.parametrize(("style", "seed"), [("tournament", 44), ("walnut", 20)])
+def test_what_shows_between_flat_dice_touching_is_no_side_turned_to_the_other(
+        style: str, seed: int) -> None:
+    # the other side of the rule above: a point's tip showing between two flat dice (0.61
+    # of an edge from the other die's centre) and a flat die's own side, facing the point
+    # below the camera, are no side turned to the other die
+    dice = (seed % 6 + 1, (seed * 5 + seed // 6) % 6 + 1)
+    obs = _settled(style).observe(render(SimScene(
+        START_POINTS, dice=dice, seed=seed, style=style, touching=True)))  # type: ignore[arg-type]
+    assert sorted(d.value for d in obs.dice if d.flat) == sorted(dice), obs.dice
+    assert len(obs.dice) == 2
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_two_flat_dice_lying_against_each_other_are_a_roll(seed: int) -> None:
     # the other side of the rule above: flat dice touching are square, and both read
