@@ -136,6 +136,19 @@ def test_find_dice_two_flat_dice(a: int, b: int) -> None:
     assert math.hypot(by_x[1].x - 290, by_x[1].y - 160) < 4
 
 
+@pytest.mark.parametrize(("x", "y", "value"), [(120, 140, 3), (290, 160, 5)])
+def test_find_dice_near_a_place_reads_only_the_die_there(x: int, y: int, value: int) -> None:
+    # near=(x, y, r): only a die centred within r of (x, y) is looked for (the vision stage
+    # asks so of a run's last place, a die there taken for a checker)
+    board = _board()
+    _paste(board, draw_die(3, size=30, angle=12.0, background=BOARD_BGR), 120, 140)
+    _paste(board, draw_die(5, size=30, angle=-35.0, background=BOARD_BGR), 290, 160)
+    reads = find_dice(board, die_px=30, near=(x + 6.0, y - 5.0, 20.0))
+    assert [d.value for d in reads] == [value]
+    assert math.hypot(reads[0].x - x, reads[0].y - y) < 4
+    assert find_dice(board, die_px=30, near=(205.0, 150.0, 20.0)) == []
+
+
 def test_find_dice_empty_board_and_checkers() -> None:
     board = _board()
     assert find_dice(board, die_px=30) == []
