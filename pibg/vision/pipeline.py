@@ -41,6 +41,9 @@ from pibg.vision.geometry import (
 DIE_SMALL = 0.42
 #: After this many frames running with dice found at one size, the other is not tried.
 DIE_SIZE_SETTLED = 3
+#: A checker counted keeps dice from being looked for within this many checker diameters of
+#: its place (a little past its edge: a die there lies on it or against it).
+CHECKER_MASK = 0.65
 #: The owned cube's number is read from a square of the top-down view this many checkers
 #: across round where the cube was found, sampled at CUBE_PATCH_PX pixels a side.
 CUBE_PATCH = 1.6
@@ -305,7 +308,7 @@ class Vision:
         half_bar = lay.profile.bar * lay.u / 2
         cv2.rectangle(mask, (int(lay.bar_x - half_bar), 0), (int(lay.bar_x + half_bar), h), (0,),
                       -1)
-        r = round(0.65 * lay.checker_px)
+        r = round(CHECKER_MASK * lay.checker_px)
         for slots, counts in ((self._slots, run),):
             for p in range(len(counts)):
                 for j in range(min(int(counts[p]), slots.shape[1])):
@@ -326,7 +329,7 @@ class Vision:
         cubes = [cube_at] if cube_at is not None else list(lay.cube_places().values())
         for x, y in cubes:
             cv2.circle(mask, (round(x), round(y)), round(0.75 * lay.u), (0,), -1)
-        r = round(0.65 * lay.checker_px)
+        r = round(CHECKER_MASK * lay.checker_px)
         for white, n in ((True, int(bar_run[0])), (False, int(bar_run[1]))):
             for x, y in lay.bar_slots(white)[:n]:
                 cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
@@ -434,7 +437,7 @@ class Vision:
         size = getattr(self, "_die_size", (None, 0))[0]
         sizes = [size] if size is not None else [DIE_SMALL * lay.checker_px, lay.die_px]
         crop = self._frame_crop(frame) if frame is not None else None
-        r = round(0.65 * lay.checker_px)
+        r = round(CHECKER_MASK * lay.checker_px)
         half = round(1.5 * lay.checker_px)
         h, w = mask.shape
         out = []
