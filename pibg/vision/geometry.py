@@ -356,6 +356,10 @@ class VisionConfig:
     #: of the frame changed, four such places are enough (a dim lamp shifts up to eight places
     #: of a dark frame, but then leaves the points alone).
     hand_rules: tuple[tuple[int, int], ...] = ((3, 6), (4, 4), (0, 7))
+    #: ... and a hand needs at least this many of those places on points of each colour
+    #: (odd and even points): an arm over the points crosses both, a change of the light on
+    #: one colour of point does not (0: not asked).
+    hand_both_colours: int = 1
     #: Lens distortion searched at calibration (half-diagonal units), and how much sharper the
     #: checkers' edges must line up to accept one rather than none.
     lens_k_min: float = -0.3

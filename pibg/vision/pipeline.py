@@ -175,8 +175,12 @@ class Vision:
         odd = dmin > cfg.unexplained
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
+        # an arm is wider than a point: over the points it crosses points of both colours
+        # (neighbouring points differ), while the light changing on points of one colour only
+        # (a lamp's sheen on glossy points come or gone) leaves the other colour alone
+        across = min(int(odd[0::2].sum()), int(odd[1::2].sum())) >= cfg.hand_both_colours
         for need_rails, need_places in cfg.hand_rules:
-            if rails >= need_rails and unexplained >= need_places:
+            if across and rails >= need_rails and unexplained >= need_places:
                 if need_rails == 0 and unexplained - self._under_dice(canon, odd, frame) < \
                         need_places:
                     continue  # the dice, not a hand: an arm crosses the frame

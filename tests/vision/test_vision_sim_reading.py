@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pibg.observation import BoardObservation
-from pibg.sim import SimScene, render, sim_corners
+from pibg.sim import _STYLES, SimScene, render, sim_corners
 from pibg.vision.geometry import START_POINTS
 from pibg.vision.pipeline import Vision
 
@@ -63,6 +63,22 @@ def test_cube_place(sim_vision: Vision) -> None:
 def test_hand_makes_the_frame_unreadable(sim_vision: Vision) -> None:
     obs = sim_vision.observe(render(SimScene(START_POINTS, hand=True, seed=9)))
     assert not obs.readable and obs.reason
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_sheen_on_points_of_one_colour_is_no_hand(seed: int) -> None:
+    # A lamp's sheen come on the glossy red points since calibration: their places look like
+    # neither board nor checker, but on points of one colour only, where an arm over the
+    # points would cross both colours.
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style="tournament")),
+                                sim_corners())
+    pts = (0, -2, 0, 0, -2, 4, 2, 2, 0, 0, 0, -4, 3, 0, 0, 0, -2, 0, -5, 2, 0, 0, 0, 2)
+    frame = render(SimScene(pts, style="tournament", seed=seed)).astype(np.float32)
+    red = np.linalg.norm(frame - np.array(_STYLES["tournament"]["dark"]), axis=2) < 40
+    frame[red] += 0.4 * (255.0 - frame[red])
+    obs = v.observe(np.clip(frame, 0, 255).astype(np.uint8))
+    assert obs.readable, obs.reason
+    assert obs.signed_points() == pts
 
 
 def test_json_is_the_observation_json(sim_vision: Vision) -> None:
