@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python benchmarks/dice_accuracy.py [--data ../shared] [--jobs 2] [--limit N]
-                                       [--auto-corners]
+                                       [--auto-corners] [--channels rgb|gbr|brg|...]
 
 It prints one table (data set, boxes, correct, %) and skips any data set that is absent:
 
@@ -34,6 +34,9 @@ renders' boards); a real caller takes it from the board profile.
 - ``sim demo match (pipeline)``: every frame of the bundled match rendered by ``pibg.sim``
   (rolls and the frames after each move), read the same way: a frame is right when its
   dice are exactly the scripted ones (a cocked die must not be read as flat).
+
+``--channels`` reads the photos and renders with their colour channels reordered
+(``benchmarks/channels.py``): dice and boards of colours none of the data has.
 """
 
 from __future__ import annotations
@@ -54,12 +57,20 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import channels
 
 from pibg.vision.dice import find_dice, read_die
 
 NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 WARP_WIDTH = 800
 DIE_PER_POINT = 0.37
+_ORDER = "bgr"  #: the frames' channels (``--channels``; set before the worker processes fork)
+
+
+def imread(path: str) -> np.ndarray | None:
+    return channels.imread(path, _ORDER)
 
 
 @dataclass
@@ -98,7 +109,7 @@ def label_doubts(path: Path = DOUBTS) -> dict[tuple[str, str, str, str], int]:
 
 def _photo_job(args: tuple[str, list[dict[str, str]]]) -> list[tuple[int, int]]:
     image_path, rows = args
-    img = cv2.imread(image_path)
+    img = imread(image_path)
     out: list[tuple[int, int]] = []
     for r in rows:
         truth = NAMES[r["class"]]
@@ -148,7 +159,7 @@ def _render_job(path_s: str) -> dict[str, int]:
     dice = gt.get("dice") or []
     if not dice:
         return out
-    img = cv2.imread(str(path.with_suffix(".jpg")))
+    img = imread(str(path.with_suffix(".jpg")))
     if img is None:
         return out
     point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
@@ -223,7 +234,7 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
     from pibg.vision.pipeline import Vision
 
     start, name, files, auto = args
-    image = cv2.imread(start)
+    image = imread(start)
     corners = np.asarray(json.loads(Path(start).with_suffix(".json").read_text())["gt"]
                          ["board_corners"], np.float64)
     on_rims = False
@@ -236,7 +247,7 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
         gt = json.loads(Path(f).read_text())["gt"]
         if gt.get("hand"):
             continue
-        img = cv2.imread(str(Path(f).with_suffix(".jpg")))
+        img = imread(str(Path(f).with_suffix(".jpg")))
         t = time.perf_counter()
         reads = list(vision.observe(img).dice)
         out["seconds"] += time.perf_counter() - t
@@ -322,7 +333,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
     ap.add_argument("--auto-corners", action="store_true",
                     help="calibrate the vision stage on the board finder's corners")
+    channels.add_option(ap)
     args = ap.parse_args(argv)
+    global _ORDER
+    _ORDER = args.channels
     print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
     for split in ("train", "test"):
         t = photo_split(args.data, split, args.jobs, args.limit)

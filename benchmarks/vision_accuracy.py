@@ -1,6 +1,7 @@
 """Vision accuracy on labelled frames, printed as a table.
 
-    python benchmarks/vision_accuracy.py [--shared ../shared] [--auto-corners] [-v]
+    python benchmarks/vision_accuracy.py [--shared ../shared] [--auto-corners]
+        [--channels rgb|gbr|brg|...] [-v]
 
 Data (never copied into the repo):
 - ``renders/dev``: each session is calibrated from ``devN_00_start.jpg`` and its frames read;
@@ -10,6 +11,9 @@ Data (never copied into the repo):
 Calibration uses the automatic board finder with ``--auto-corners``; otherwise the start
 frame's labelled corners stand in for the ``--corners`` a user would type (the frames
 themselves are read with the start frame's calibration only, never with their own labels).
+
+``--channels`` reads every frame (the start frames too) with its colour channels reordered
+(``benchmarks/channels.py``): boards of colours none of the data has.
 
 A region is right when its most likely count equals the label. A frame with a hand counts as
 right when it is reported unreadable, or when every region it reports is right.
@@ -30,6 +34,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import channels
 
 from pibg.exc import PibgError
 from pibg.observation import BoardObservation
@@ -109,8 +116,17 @@ def score_frame(t: Tally, name: str, spec: dict, obs: BoardObservation) -> None:
         t.errors.append(f"{name}: cube {cube['value']} {cube['owner']} -> {seen}")
 
 
+_ORDER = "bgr"  #: the frames' channels (``--channels``)
+
+
+def imread(path: str) -> np.ndarray:
+    img = channels.imread(path, _ORDER)
+    assert img is not None, f"cannot read {path}"
+    return img
+
+
 def _vision(start: str, auto: bool) -> tuple[Vision, str]:
-    img = cv2.imread(start)
+    img = imread(start)
     label = json.loads(Path(start[:-4] + ".json").read_text())["gt"]["board_corners"]
     on_rims = False
     if auto:
@@ -134,7 +150,7 @@ def run_renders(shared: Path, auto: bool) -> dict[str, Tally]:
             if f == start:
                 continue
             spec = json.loads(Path(f[:-4] + ".json").read_text())["spec"]
-            score_frame(t, Path(f).stem, spec, vision.observe(cv2.imread(f)))
+            score_frame(t, Path(f).stem, spec, vision.observe(imread(f)))
         out[f"{session} ({how})"] = t
     game = sorted(glob.glob(str(shared / "renders/game/frames/*_000.jpg")))
     for start in game:
@@ -144,7 +160,7 @@ def run_renders(shared: Path, auto: bool) -> dict[str, Tally]:
             if f == start:
                 continue
             spec = json.loads(Path(f[:-4] + ".json").read_text())["spec"]
-            score_frame(t, Path(f).stem, spec, vision.observe(cv2.imread(f)))
+            score_frame(t, Path(f).stem, spec, vision.observe(imread(f)))
         out[f"game {Path(start).stem[:-4]} ({how})"] = t
     return out
 
@@ -154,7 +170,7 @@ def run_photos(shared: Path) -> tuple[list[str], int, int]:
     labels = json.loads((shared / "photos/boards/labels.json").read_text())
     lines, ok, total = [], 0, 0
     for e in labels:
-        img = cv2.imread(str(shared / "photos/boards" / e["image"]))
+        img = imread(str(shared / "photos/boards" / e["image"]))
         vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"])
         obs = vision.observe(img)
         cells = []
@@ -219,8 +235,11 @@ def main() -> int:
     ap.add_argument("--shared", default=os.environ.get(
         "PIBG_SHARED", str(Path(__file__).resolve().parents[2] / "shared")))
     ap.add_argument("--auto-corners", action="store_true")
+    channels.add_option(ap)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    global _ORDER
+    _ORDER = args.channels
     cv2.setNumThreads(1)
     shared = Path(args.shared)
     if not (shared / "renders").is_dir():
