@@ -348,6 +348,10 @@ class VisionConfig:
     checker_sigma_floor: tuple[float, float, float] = (8.0, 3.0, 3.0)
     #: A place whose squared normalised distance to every class exceeds this is "unexplained".
     unexplained: float = 30.0
+    #: ... on a board whose White checkers were learnt at least this light (L, 0-255); below
+    #: it the bound shrinks with the square of their lightness against this (a dark board, a
+    #: dim room: every colour distance shrinks with the light).
+    unexplained_light: float = 185.0
     #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
     rail_chroma: float = 12.0
     #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two

@@ -172,7 +172,10 @@ class Vision:
         lab = B.to_lab(feat / gains)
         reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        odd = dmin > cfg.unexplained
+        # colours lie closer together on a darker board or under less light, about in
+        # proportion to the lightness of White's checkers: so does "like neither"
+        dim = min(1.0, cal.white.mean[0] / cfg.unexplained_light)
+        odd = dmin > cfg.unexplained * dim ** 2
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
         # an arm is wider than a point: over the points it crosses points of both colours

@@ -81,6 +81,20 @@ def test_a_sheen_on_points_of_one_colour_is_no_hand(seed: int) -> None:
     assert obs.signed_points() == pts
 
 
+@pytest.mark.parametrize(("style", "seed"), [("walnut", 9), ("walnut", 13), ("oak", 11),
+                                           ("oak", 15)])
+def test_a_hand_over_a_dim_board_is_unreadable(style: str, seed: int) -> None:
+    # Half the light, calibration and all: every colour lies closer to every other, an arm's
+    # to the checkers' and the board's too, and "like neither" must shrink with the light.
+    def dim(frame: np.ndarray) -> np.ndarray:
+        return (frame // 2).astype(np.uint8)
+
+    v = Vision.from_start_frame(dim(render(SimScene(START_POINTS, style=style))), sim_corners())
+    assert v.observe(dim(render(SimScene(START_POINTS, style=style, seed=seed)))).readable
+    obs = v.observe(dim(render(SimScene(START_POINTS, hand=True, style=style, seed=seed))))
+    assert not obs.readable and "something over the board" in obs.reason
+
+
 def test_json_is_the_observation_json(sim_vision: Vision) -> None:
     obs = sim_vision.observe(render(SimScene(START_POINTS, seed=2)))
     d = json.loads(json.dumps(obs.to_json()))
