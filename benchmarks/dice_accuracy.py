@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python benchmarks/dice_accuracy.py [--data ../shared] [--jobs 2] [--limit N]
-                                       [--auto-corners] [--channels rgb|gbr|brg|...]
+                                       [--auto-corners] [--channels rgb|gbr|brg|...] [--light F]
 
 It prints one table (data set, boxes, correct, %) and skips any data set that is absent:
 
@@ -35,8 +35,9 @@ renders' boards); a real caller takes it from the board profile.
   (rolls and the frames after each move), read the same way: a frame is right when its
   dice are exactly the scripted ones (a cocked die must not be read as flat).
 
-``--channels`` reads the photos and renders with their colour channels reordered
-(``benchmarks/channels.py``): dice and boards of colours none of the data has.
+``--channels`` and ``--light`` read the photos and renders with their colour channels reordered
+or their values scaled
+(``benchmarks/restyle.py``): dice and boards of colours and lights none of the data has.
 """
 
 from __future__ import annotations
@@ -55,22 +56,24 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import channels
+import restyle
 
 from pibg.vision.dice import find_dice, read_die
 
 NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 WARP_WIDTH = 800
 DIE_PER_POINT = 0.37
-_ORDER = "bgr"  #: the frames' channels (``--channels``; set before the worker processes fork)
+_STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``; set before
+#: the worker processes fork)
 
 
-def imread(path: str) -> np.ndarray | None:
-    return channels.imread(path, _ORDER)
+def imread(path: str) -> NDArray[np.uint8] | None:
+    return _STYLE.imread(path)
 
 
 @dataclass
@@ -235,6 +238,8 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
 
     start, name, files, auto = args
     image = imread(start)
+    if image is None:
+        raise SystemExit(f"cannot read {start}")
     corners = np.asarray(json.loads(Path(start).with_suffix(".json").read_text())["gt"]
                          ["board_corners"], np.float64)
     on_rims = False
@@ -248,6 +253,8 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
         if gt.get("hand"):
             continue
         img = imread(str(Path(f).with_suffix(".jpg")))
+        if img is None:
+            raise SystemExit(f"cannot read {f}")
         t = time.perf_counter()
         reads = list(vision.observe(img).dice)
         out["seconds"] += time.perf_counter() - t
@@ -333,10 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
     ap.add_argument("--auto-corners", action="store_true",
                     help="calibrate the vision stage on the board finder's corners")
-    channels.add_option(ap)
+    restyle.add_options(ap)
     args = ap.parse_args(argv)
-    global _ORDER
-    _ORDER = args.channels
+    global _STYLE
+    _STYLE = restyle.Restyle(args.channels, args.light)
     print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
     for split in ("train", "test"):
         t = photo_split(args.data, split, args.jobs, args.limit)

@@ -1,7 +1,7 @@
 """Vision accuracy on labelled frames, printed as a table.
 
     python benchmarks/vision_accuracy.py [--shared ../shared] [--auto-corners]
-        [--channels rgb|gbr|brg|...] [-v]
+        [--channels rgb|gbr|brg|...] [--light F] [-v]
 
 Data (never copied into the repo):
 - ``renders/dev``: each session is calibrated from ``devN_00_start.jpg`` and its frames read;
@@ -12,8 +12,9 @@ Calibration uses the automatic board finder with ``--auto-corners``; otherwise t
 frame's labelled corners stand in for the ``--corners`` a user would type (the frames
 themselves are read with the start frame's calibration only, never with their own labels).
 
-``--channels`` reads every frame (the start frames too) with its colour channels reordered
-(``benchmarks/channels.py``): boards of colours none of the data has.
+``--channels`` and ``--light`` read every frame (the start frames too) with its colour channels
+reordered or its values scaled
+(``benchmarks/restyle.py``): boards of colours and lights none of the data has.
 
 A region is right when its most likely count equals the label. A frame with a hand counts as
 right when it is reported unreadable, or when every region it reports is right.
@@ -32,11 +33,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import channels
+import restyle
 
 from pibg.exc import PibgError
 from pibg.observation import BoardObservation
@@ -116,11 +118,11 @@ def score_frame(t: Tally, name: str, spec: dict, obs: BoardObservation) -> None:
         t.errors.append(f"{name}: cube {cube['value']} {cube['owner']} -> {seen}")
 
 
-_ORDER = "bgr"  #: the frames' channels (``--channels``)
+_STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``)
 
 
-def imread(path: str) -> np.ndarray:
-    img = channels.imread(path, _ORDER)
+def imread(path: str) -> NDArray[np.uint8]:
+    img = _STYLE.imread(path)
     assert img is not None, f"cannot read {path}"
     return img
 
@@ -235,11 +237,11 @@ def main() -> int:
     ap.add_argument("--shared", default=os.environ.get(
         "PIBG_SHARED", str(Path(__file__).resolve().parents[2] / "shared")))
     ap.add_argument("--auto-corners", action="store_true")
-    channels.add_option(ap)
+    restyle.add_options(ap)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-    global _ORDER
-    _ORDER = args.channels
+    global _STYLE
+    _STYLE = restyle.Restyle(args.channels, args.light)
     cv2.setNumThreads(1)
     shared = Path(args.shared)
     if not (shared / "renders").is_dir():
