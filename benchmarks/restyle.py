@@ -49,6 +49,3 @@ class Restyle:
         if self.light != 1.0:
             img = np.clip(img * np.float32(self.light), 0, 255).astype(np.uint8)
         return img
-
-    def __str__(self) -> str:
-        return f"channels {self.order}, light {self.light:g}"

@@ -90,6 +90,10 @@ class Vision:
         self._nadir = camera[:2] if camera is not None else None
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         self._bg_lab = B.to_lab(cal.points_bg)
+        # colours lie closer together on a darker board or under less light, about in
+        # proportion to the lightness of White's checkers: so does "like neither"
+        dim = min(1.0, cal.white.mean[0] / self.config.unexplained_light)
+        self._unexplained = self.config.unexplained * dim ** 2
         self._bar_lab = B.to_lab(cal.bar_bg)
         self._rail_places = self._layout.rail_places()
         w, h = self._layout.size
@@ -172,10 +176,7 @@ class Vision:
         lab = B.to_lab(feat / gains)
         reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        # colours lie closer together on a darker board or under less light, about in
-        # proportion to the lightness of White's checkers: so does "like neither"
-        dim = min(1.0, cal.white.mean[0] / cfg.unexplained_light)
-        odd = dmin > cfg.unexplained * dim ** 2
+        odd = dmin > self._unexplained
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
         # an arm is wider than a point: over the points it crosses points of both colours
