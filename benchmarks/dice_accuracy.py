@@ -35,9 +35,9 @@ renders' boards); a real caller takes it from the board profile.
   (rolls and the frames after each move), read the same way: a frame is right when its
   dice are exactly the scripted ones (a cocked die must not be read as flat).
 
-``--channels`` and ``--light`` read the photos and renders with their colour channels reordered
-or their values scaled
-(``benchmarks/restyle.py``): dice and boards of colours and lights none of the data has.
+``--channels`` and ``--light`` read the photos and renders with their colour channels
+reordered or their values scaled (``benchmarks/restyle.py``): dice and boards of colours and
+lights none of the data has.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ Calibration uses the automatic board finder with ``--auto-corners``; otherwise t
 frame's labelled corners stand in for the ``--corners`` a user would type (the frames
 themselves are read with the start frame's calibration only, never with their own labels).
 
-``--channels`` and ``--light`` read every frame (the start frames too) with its colour channels
-reordered or its values scaled
-(``benchmarks/restyle.py``): boards of colours and lights none of the data has.
+``--channels`` and ``--light`` read every frame (the start frames too) with its colour
+channels reordered or its values scaled (``benchmarks/restyle.py``): boards of colours and
+lights none of the data has.
 
 A region is right when its most likely count equals the label. A frame with a hand counts as
 right when it is reported unreadable, or when every region it reports is right.
@@ -123,7 +123,8 @@ _STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``)
 
 def imread(path: str) -> NDArray[np.uint8]:
     img = _STYLE.imread(path)
-    assert img is not None, f"cannot read {path}"
+    if img is None:
+        raise SystemExit(f"cannot read {path}: is --shared the shared data folder?")
     return img
 
 
