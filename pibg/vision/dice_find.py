@@ -668,20 +668,40 @@ def _face_rect(patch: Image, whole: float = DEFAULT_CONFIG.rescue_open
     board and dark pips: it is measured again with colours farther from the centre's than
     the board round the crop counted as the board's. Where it runs out of the crop one way
     only, the face ran on into something of a like colour (a pale point's tip under a white
-    die): the region's own colours are split once more, and the face is the nearer part."""
+    die): the region's own colours are split once more, and the face is the nearer part.
+    Where no region of the centre's colour is left, the face is the one a dark die's
+    outline closes (:func:`_outlined`)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     centre = np.median(lab[h // 2 - 3:h // 2 + 4, w // 2 - 3:w // 2 + 4].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - centre, axis=2)
     region = _region_at_centre(dist)
     if region is None:
-        return None
+        return _outlined(lab[:, :, 0], whole)
     if _rect(region)[1][1] >= whole * min(h, w):
         border = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
         region = _region_at_centre(np.minimum(dist, float(np.median(border))))
     elif region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
         region = _region_at_centre(dist, within=region)
-    return None if region is None else _rect(region)
+    return _outlined(lab[:, :, 0], whole) if region is None else _rect(region)
+
+
+def _outlined(lightness: npt.NDArray[np.float32], whole: float
+              ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The rectangle round the face at the crop's centre as a dark die's outline closes it:
+    the region lighter than half the board round the crop (its border's median), where the
+    face's colour is the board's (glare over a black die: no split of colours parts them)
+    but its sides, in shadow, are darker than either. None where the centre is dark, or
+    where that region fills the crop both ways (``whole`` of its side: no outline there)."""
+    h, w = lightness.shape
+    border = np.concatenate([lightness[0], lightness[-1], lightness[:, 0], lightness[:, -1]])
+    light = (lightness > 0.5 * float(np.median(border))).astype(np.uint8)
+    _, labels = cv2.connectedComponents(light)
+    i = labels[h // 2, w // 2]
+    if i == 0:
+        return None
+    rect = _rect(labels == i)
+    return None if rect[1][1] >= whole * min(h, w) else rect
 
 
 def _rect(region: Mask) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -214,6 +214,51 @@ def test_the_rescue_measures_a_leaning_face_whole(name: str) -> None:
     assert blob is not None and blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
 
 
+def _glare_over_a_black_die(bright: int, dim: int, dx: int) -> np.ndarray:
+    """A crop like the rescue's over game 043's black three: glare fading across the face
+    from ``bright`` to ``dim`` (the face's colour at its centre the board's own grey-teal),
+    the die's shaded sides a dark outline round it, the crop ``dx`` pixels off the die."""
+    board = (112, 108, 96)
+    img = np.full((160, 160, 3), board, np.uint8)
+    outline = cv2.boxPoints(((80, 80), (58, 58), 30)).astype(np.int32)
+    cv2.fillConvexPoly(img, outline, (14, 14, 14), lineType=cv2.LINE_AA)
+    face = np.zeros((160, 160), np.uint8)
+    cv2.fillConvexPoly(face, cv2.boxPoints(((80, 80), (46, 46), 30)).astype(np.int32), 255)
+    glare = np.linspace(bright, dim, 160)[None, :, None] * np.array(board) / max(board)
+    img[face > 0] = np.broadcast_to(glare, img.shape).astype(np.uint8)[face > 0]
+    return np.asarray(cv2.GaussianBlur(img, (0, 0), 1.2)[44:116, 44 + dx:116 + dx])
+
+
+@pytest.mark.parametrize(("bright", "dim", "dx"), [(180, 40, 0), (200, 20, 0), (220, 0, 0),
+                                                   (240, 0, 0), (200, 0, -8), (220, 20, 8)])
+def test_the_rescue_finds_a_washed_face_by_its_dark_outline(bright: int, dim: int,
+                                                             dx: int) -> None:
+    """Where glare leaves a black die's face the board's colour at its centre, no split of
+    the crop's colours parts face from board (each of these cases found no face, and the
+    network's right read was dropped): the sides, darker than both, outline the face."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob
+
+    blob = _face_blob(_glare_over_a_black_die(bright, dim, dx))
+    assert blob is not None
+    assert blob[0] <= DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
+    assert 40 <= blob[1] <= blob[0] <= 52, blob  # the face, 46 pixels, and its soft edge
+
+
+def test_the_outline_is_no_face_where_nothing_dark_closes_it() -> None:
+    """pibg.sim's black six leaning in the open on black leather (leaning_dice seed 7), the
+    crop centred between its two columns of pips: the board, half as light as nothing, is
+    all 'lighter than the outline', and a region filling the crop is no face (the rescue
+    took it for a square one and read the leaning six as rolled)."""
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob
+
+    patch = cv2.imread(str(ROOT / "tests/data/vision/rescue_leaning_six_on_leather.png"))
+    assert patch is not None
+    blob = _face_blob(patch)
+    assert blob is None or blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
+
+
 def test_a_die_on_a_point_of_its_own_colour_is_rescued_when_the_network_is_sure() -> None:
     """A blurred red six on a red point running across the view: the pip readers give up,
     and the region of the face's colour runs on along the point (long, but the board's
