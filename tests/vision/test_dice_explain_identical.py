@@ -1,5 +1,6 @@
-"""The batched pip explanation (``dice_read._explain`` and its helpers) gives bit for bit what
-the plain per-subset loop it replaced gave: the same floats, the same winner on ties."""
+"""The batched pip explanation (``dice_read._explain`` and its helpers) gives what the plain
+per-subset loop it replaced gave: the same floats (bit for bit on the machine that recorded
+them, to the last digit or so on another CPU), the same winner on ties."""
 
 from __future__ import annotations
 
@@ -31,8 +32,21 @@ def _cases() -> list[dict[str, Any]]:
     return cases
 
 
+def _same(got: Any, want: Any) -> bool:
+    """``got`` is ``want``: the same structure, integers and winners; floats equal to within
+    a few units in the last place (a CPU's vector units may order a sum's terms otherwise:
+    an AMD EPYC machine differed from the recording in 12 costs of the loose set, each in
+    its 16th digit)."""
+    if isinstance(want, list):
+        return (isinstance(got, list) and len(got) == len(want)
+                and all(_same(g, w) for g, w in zip(got, want, strict=True)))
+    if isinstance(want, float):
+        return isinstance(got, float) and got == pytest.approx(want, rel=1e-13, abs=1e-13)
+    return bool(got == want and type(got) is type(want))
+
+
 @pytest.mark.parametrize("name", ["default", "loose"])
-def test_explain_matches_the_per_subset_loop_bit_for_bit(name: str) -> None:
+def test_explain_matches_the_per_subset_loop(name: str) -> None:
     # tests/data/explain_cases.json.gz: 100 random hole sets a config (a noisy layout of one
     # to six pips with stray spots, repeated ones for equal costs, or spots anywhere; areas
     # mostly whole pixel counts), each with what ``_explain`` gave as the per-subset loop of
@@ -45,7 +59,7 @@ def test_explain_matches_the_per_subset_loop_bit_for_bit(name: str) -> None:
     for c in cases:
         holes = [tuple(h) for h in c["holes"]]
         got = D._explain(holes, c["size"], tuple(c["centre"]), rot, cfg, c["known"])
-        assert json.loads(json.dumps([dataclasses.astuple(f) for f in got])) == c["fits"], c
+        assert _same(json.loads(json.dumps([dataclasses.astuple(f) for f in got])), c["fits"]), c
         assert all(type(f.cost) is float and type(f.step) is float for f in got)
         found += len(got)
     assert found > 50  # explanations found, not only empty lists
