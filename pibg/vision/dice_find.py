@@ -486,6 +486,7 @@ def find_dice(
     nadir: tuple[float, float] | None = None,
     rescue: bool = True,
     near: tuple[float, float, float] | None = None,
+    exposure: float = 1.0,
 ) -> list[DieRead]:
     """Every die lying in a top-down BGR view of the playing surface.
 
@@ -496,7 +497,10 @@ def find_dice(
     flat die shows the side facing it, pips and all); ``rescue``: let the die-face network
     read a die in the clear that nothing else reads (``net_rescue``; it reads a die of
     either size, so a caller choosing between sizes asks without it first); ``near``: (x, y,
-    r), only a die centred within r of (x, y) is looked for (a die at one place). Each die is
+    r), only a die centred within r of (x, y) is looked for (a die at one place);
+    ``exposure``: over 1, the view and its crops are read that many times brighter (a dim
+    board or room, whose pips' contrast falls under the thresholds: the caller knows the
+    light from the board, see :class:`~pibg.vision.pipeline.Vision`). Each die is
     reported with its value, its centre in this image's pixel coordinates, ``flat=False``
     when its top face is not a square of the expected size (a cocked die) and a confidence;
     strongest first.
@@ -513,11 +517,28 @@ def find_dice(
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
+    if exposure > 1.0:  # a dim view: read as a longer exposure would show it
+        image, crop = _brightened(image, exposure), _brightened_crop(crop, exposure)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
         found = _find_at(image, size, surface_mask, config, crop, nadir, rescue, near)
         if found:
             return found
     return []
+
+
+def _brightened(image: Image, gain: float) -> Image:
+    """``image`` with its values times ``gain`` (clipped), as a longer exposure shows it."""
+    return np.asarray(cv2.convertScaleAbs(image, alpha=gain))
+
+
+def _brightened_crop(crop: CropFn, gain: float) -> CropFn:
+    """``crop``, each square it cuts brightened by ``gain``."""
+
+    def brightened(x: float, y: float, half: float) -> tuple[Image, float]:
+        patch, k = crop(x, y, half)
+        return _brightened(patch, gain), k
+
+    return brightened
 
 
 def _no_room(x: float, y: float) -> float:

@@ -364,6 +364,15 @@ class VisionConfig:
     #: (odd and even points): an arm over the points crosses both, a change of the light on
     #: one colour of point does not (0: not asked).
     hand_both_colours: int = 1
+    #: The dice stage reads a dim frame brighter (a dark board, a dim room: the pips' contrast
+    #: falls under its thresholds): by as much as brings the lighter of White's checkers and
+    #: the light points, under the frame's light, to this grey level (0-255; the renders'
+    #: sessions learn them at 181 to 228, pibg.sim's at 204 to 222), at most
+    #: ``dice_exposure_max`` times, and not at all where less than ``dice_exposure_min``
+    #: would do.
+    dice_exposure_ref: float = 180.0
+    dice_exposure_min: float = 1.2
+    dice_exposure_max: float = 2.5
     #: Lens distortion searched at calibration (half-diagonal units), and how much sharper the
     #: checkers' edges must line up to accept one rather than none.
     lens_k_min: float = -0.3

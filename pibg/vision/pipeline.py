@@ -94,6 +94,9 @@ class Vision:
         # proportion to the lightness of White's checkers: so does "like neither"
         dim = min(1.0, cal.white.mean[0] / self.config.unexplained_light)
         self._unexplained = self.config.unexplained * dim ** 2
+        # the lightest things the board always shows: White's checkers, its light points
+        self._light_grey = max(_grey(cal.white.mean), float(np.percentile(
+            np.asarray(cal.points_bg, np.float64).reshape(-1, 3) @ _GREY, 90)))
         self._bar_lab = B.to_lab(cal.bar_bg)
         self._rail_places = self._layout.rail_places()
         w, h = self._layout.size
@@ -185,8 +188,8 @@ class Vision:
         across = min(int(odd[0::2].sum()), int(odd[1::2].sum())) >= cfg.hand_both_colours
         for need_rails, need_places in cfg.hand_rules:
             if across and rails >= need_rails and unexplained >= need_places:
-                if need_rails == 0 and unexplained - self._under_dice(canon, odd, frame) < \
-                        need_places:
+                if need_rails == 0 and unexplained - self._under_dice(
+                        canon, odd, frame, self._dice_exposure(gain)) < need_places:
                     continue  # the dice, not a hand: an arm crosses the frame
                 return BoardObservation.unreadable(
                     f"something over the board (a hand or arm?): {rails} places on the frame "
@@ -254,7 +257,8 @@ class Vision:
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube, cube_at)
         dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame,
-                           bar_mask=functools.partial(self._bar_mask, bar_run, cube_at))
+                           bar_mask=functools.partial(self._bar_mask, bar_run, cube_at),
+                           exposure=self._dice_exposure(gain))
                 if self.read_dice else ())
         return BoardObservation(
             points=reads,
@@ -343,14 +347,27 @@ class Vision:
                 cv2.circle(mask, (round(float(x)), round(float(y))), r, (0,), -1)
         return mask
 
-    def _under_dice(self, canon: Array, odd: Array, frame: Array | None) -> int:
+    def _dice_exposure(self, gain: Array) -> float:
+        """How many times brighter the dice stage reads this frame: enough to bring the
+        lightest of White's checkers and the light points, as light as the frame's light
+        (``gain`` against the calibration's) makes them, to ``dice_exposure_ref`` on a dark
+        board or in a dim room; 1 where less than ``dice_exposure_min`` would do (see
+        :func:`~pibg.vision.dice_find.find_dice`)."""
+        cfg = self.config
+        now = self._light_grey * float(np.dot(_GREY, np.asarray(gain, np.float64).ravel()[:3]))
+        e = min(cfg.dice_exposure_max, cfg.dice_exposure_ref / max(now, 1.0))
+        return float(e) if e >= cfg.dice_exposure_min else 1.0
+
+    def _under_dice(self, canon: Array, odd: Array, frame: Array | None,
+                    exposure: float = 1.0) -> int:
         """How many of the ``odd`` checker places (like neither board nor checker) lie under
         the two strongest dice found on the playing surface (dice thrown on free points)."""
         if not self.read_dice:
             return 0
         lay = self._layout
         free = self._dice_mask(np.zeros(24, np.int64), np.zeros(2, np.int64))
-        dice = self._dice(canon, lay, free, frame, canonical=True, learn=False)
+        dice = self._dice(canon, lay, free, frame, canonical=True, learn=False,
+                          exposure=exposure)
         if not dice:
             return 0
         centres = np.array([[d.x, d.y] for d in dice[:2]])
@@ -361,7 +378,8 @@ class Vision:
 
     def _dice(self, canon: Array, lay: Layout, mask: Array | None = None,
               frame: Array | None = None, canonical: bool = False, learn: bool = True,
-              bar_mask: Callable[[], Array] | None = None) -> tuple[DieRead, ...]:
+              bar_mask: Callable[[], Array] | None = None, exposure: float = 1.0
+              ) -> tuple[DieRead, ...]:
         """Dice found on the top-down view, read from the camera frame when it is given (a
         die's pips are a few pixels across in the top-down view, sharper in the frame); their
         places in the camera frame, or in the top-down view if ``canonical``; ``learn``: let
@@ -387,7 +405,7 @@ class Vision:
         try:
             for size in sizes:
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
-                                 nadir=self._nadir, rescue=len(sizes) == 1)
+                                 nadir=self._nadir, rescue=len(sizes) == 1, exposure=exposure)
                 tried.append((size, got))
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
@@ -410,13 +428,13 @@ class Vision:
         if len(sizes) == 2 and chosen is not None and sum(d.flat for d in found) < 2:
             # the network's rescue reads a die of either size: asked only at the size chosen
             again = _find_dice(canon, die_px=chosen, surface_mask=mask, crop=crop,
-                               nadir=self._nadir)
+                               nadir=self._nadir, exposure=exposure)
             if sum(d.flat for d in again) > sum(d.flat for d in found):
                 found = again
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
-            found = found + self._bar_dice(canon, chosen, bar_mask(), crop)
+            found = found + self._bar_dice(canon, chosen, bar_mask(), crop, exposure)
         if not found:
             return ()
         xy = np.array([[d.x, d.y] for d in found])
@@ -431,7 +449,9 @@ class Vision:
         rim faint (under ``die_place_ring``) and a flat die found centred within the place
         when it is searched as free surface (only the place's surroundings are searched),
         ``die_place_room`` die edges or more from every other checker (nearer, it may lean
-        on one, its side turned up, and pass for flat: it stays a checker, no roll)."""
+        on one, its side turned up, and pass for flat: it stays a checker, no roll). The
+        view is read as it is, even when dim: brightened, a black checker's relief passed for
+        a two (game frame 082 in light scaled to 0.6)."""
         if _find_dice is None:
             return []
         lay, cfg = self._layout, self.config
@@ -471,7 +491,8 @@ class Vision:
         return out
 
     def _bar_dice(self, canon: Array, size: float, bar_mask: Array,
-                  crop: Callable[..., tuple[Array, float]] | None) -> list[DieRead]:
+                  crop: Callable[..., tuple[Array, float]] | None, exposure: float = 1.0
+                  ) -> list[DieRead]:
         """Dice lying on the bar (``bar_mask``), as not flat: only the bar's strip of the
         top-down view is searched."""
         assert _find_dice is not None
@@ -485,7 +506,7 @@ class Vision:
         nadir = None if self._nadir is None else (self._nadir[0] - x0, self._nadir[1])
         got = _find_dice(np.ascontiguousarray(canon[:, x0:x1]), die_px=size,
                          surface_mask=np.ascontiguousarray(bar_mask[:, x0:x1]),
-                         crop=strip_crop, nadir=nadir, rescue=False)
+                         crop=strip_crop, nadir=nadir, rescue=False, exposure=exposure)
         return [DieRead(d.value, d.x + x0, d.y, False, d.confidence) for d in got]
 
     def _to_frame(self, pts: Array) -> Array:
@@ -521,6 +542,17 @@ class Vision:
             return np.asarray(out), k
 
         return crop
+
+
+_GREY = np.array([0.114, 0.587, 0.299])  #: grey level of B, G, R (ITU-R BT.601)
+
+
+def _grey(lab: tuple[float, float, float]) -> float:
+    """The grey level (0-255) of a colour given in Lab on OpenCV's 8-bit scale."""
+    light, a, b = lab
+    px = np.array([[[light * 100.0 / 255.0, a - 128.0, b - 128.0]]], np.float32)
+    bgr = cv2.cvtColor(px, cv2.COLOR_LAB2BGR)[0, 0].astype(np.float64)
+    return float(255.0 * np.clip(bgr, 0.0, 1.0) @ _GREY)
 
 
 def _shifted(crop: Callable[..., tuple[Array, float]], x0: float, y0: float, x: float,

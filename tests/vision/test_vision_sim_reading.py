@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from pibg.observation import BoardObservation
 from pibg.sim import _STYLES, SimScene, render, sim_corners
-from pibg.vision.geometry import START_POINTS
+from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
 POSITIONS = [
@@ -93,6 +94,26 @@ def test_a_hand_over_a_dim_board_is_unreadable(style: str, seed: int) -> None:
     assert v.observe(dim(render(SimScene(START_POINTS, style=style, seed=seed)))).readable
     obs = v.observe(dim(render(SimScene(START_POINTS, hand=True, style=style, seed=seed))))
     assert not obs.readable and "something over the board" in obs.reason
+
+
+@pytest.mark.parametrize(("style", "seed", "dice"), [("tournament", 0, (1, 3)),
+                                                   ("tournament", 1, (2, 2)),
+                                                   ("oak", 2, (3, 1)), ("oak", 7, (2, 2))])
+def test_dice_on_a_dim_board_are_read(style: str, seed: int, dice: tuple[int, int]) -> None:
+    # Light scaled to 0.45, calibration and all: a one's pip or a two's loses the contrast
+    # the spot detector asks for, unless the dice stage reads the frame brighter by as much
+    # as the board's light (White's checkers, the light points) asks.
+    def dim(frame: np.ndarray) -> np.ndarray:
+        return np.clip(frame * np.float32(0.45), 0, 255).astype(np.uint8)
+
+    frame = dim(render(SimScene(START_POINTS, dice=dice, seed=seed, style=style)))
+    start = dim(render(SimScene(START_POINTS, style=style)))
+    v = Vision.from_start_frame(start, sim_corners())
+    assert sorted((d.value, d.flat) for d in v.observe(frame).dice) == sorted(
+        (d, True) for d in dice)
+    off = Vision.from_start_frame(start, sim_corners(),
+                                  config=dataclasses.replace(VisionConfig(), dice_exposure_ref=0.0))
+    assert len(off.observe(frame).dice) < 2
 
 
 def test_json_is_the_observation_json(sim_vision: Vision) -> None:
