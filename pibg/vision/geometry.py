@@ -352,6 +352,10 @@ class VisionConfig:
     #: it the bound shrinks with the square of their lightness against this (a dark board, a
     #: dim room: every colour distance shrinks with the light).
     unexplained_light: float = 185.0
+    #: ... but to no less than this share of it: the camera's own noise does not shrink with
+    #: the light (real tournament photos in light scaled to 0.45 learn White at about 50, and
+    #: a bound of 2 took every frame's noise for a hand: 78 of 181 points read, 169 with 0.15).
+    unexplained_floor: float = 0.15
     #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
     rail_chroma: float = 12.0
     #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two

@@ -91,9 +91,10 @@ class Vision:
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         self._bg_lab = B.to_lab(cal.points_bg)
         # colours lie closer together on a darker board or under less light, about in
-        # proportion to the lightness of White's checkers: so does "like neither"
+        # proportion to the lightness of White's checkers: so does "like neither" (down to a
+        # floor: the camera's noise does not shrink with the light)
         dim = min(1.0, cal.white.mean[0] / self.config.unexplained_light)
-        self._unexplained = self.config.unexplained * dim ** 2
+        self._unexplained = self.config.unexplained * max(dim ** 2, self.config.unexplained_floor)
         # the lightest things the board always shows: White's checkers, its light points
         self._light_grey = max(_grey(cal.white.mean), float(np.percentile(
             np.asarray(cal.points_bg, np.float64).reshape(-1, 3) @ _GREY, 90)))
