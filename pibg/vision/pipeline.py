@@ -350,7 +350,7 @@ class Vision:
 
     def _dice_exposure(self, gain: Array) -> float:
         """How many times brighter the dice stage reads this frame: enough to bring the
-        lightest of White's checkers and the light points, as light as the frame's light
+        lighter of White's checkers and the light points, as light as the frame's light
         (``gain`` against the calibration's) makes them, to ``dice_exposure_ref`` on a dark
         board or in a dim room; 1 where less than ``dice_exposure_min`` would do (see
         :func:`~pibg.vision.dice_find.find_dice`)."""

@@ -115,7 +115,7 @@ def test_real_boards_in_a_dim_light_are_read() -> None:
     # The same photos in light scaled to 0.45 (`--light 0.45`): White's checkers are learnt
     # at a lightness of about 50, and "like neither board nor checker" shrank with its square
     # to 2 of 30, under what the photos' own noise reaches: four of the eight frames were
-    # reported as a hand (78 of 181 points read). It shrinks to 0.15 of 30 at most
+    # reported as a hand (78 of 181 points read). It now shrinks no further than 0.15 of 30
     # (``unexplained_floor``): 169.
     root = shared_path("photos", "boards")
     bench = _vision_accuracy()
