@@ -242,18 +242,32 @@ def _shortened_towards(value: int, fits: list[_Fit], scale: float, die_px: float
     fastest."""
     if value >= cfg.pips_enough or room(x, y) >= cfg.lean_reach * die_px:
         return False
-    way = (room(x - 2.0, y) - room(x + 2.0, y), room(x, y - 2.0) - room(x, y + 2.0))
-    return _shortened_along(fits, scale, die_px, way, cfg)
+    return _shortened_along(fits, scale, die_px, _way_out(x, y, room), cfg)
+
+
+def _way_out(x: float, y: float, room: Callable[[float, float], float]) -> tuple[float, float]:
+    """The way from (x, y) in which the room round it falls fastest: towards what is
+    nearest (not a unit vector; (0, 0) in the open)."""
+    return room(x - 2.0, y) - room(x + 2.0, y), room(x, y - 2.0) - room(x, y + 2.0)
 
 
 def _shortened_along(fits: list[_Fit], scale: float, die_px: float, way: tuple[float, float],
                      cfg: DiceConfig) -> bool:
     """Whether the faces seen at the levels are shortened along ``way`` and only along it
     (see ``_shortened_towards``)."""
+    ratios, across = _face_axes(fits, scale, die_px, way, cfg)
+    return (bool(ratios) and float(np.median(ratios)) >= cfg.lean_short
+            and float(np.median(across)) <= cfg.lean_across)
+
+
+def _face_axes(fits: list[_Fit], scale: float, die_px: float, way: tuple[float, float],
+               cfg: DiceConfig) -> tuple[list[float], list[float]]:
+    """The side ratio of each face seen at the levels that is one top face, and how far its
+    long side lies along ``way`` (|cosine|; none where ``way`` is (0, 0))."""
     gx, gy = way
     g = math.hypot(gx, gy)
     if g <= 0.0:
-        return False
+        return [], []
     ratios, across = [], []
     for f in fits:
         if f.face is None or f.face[2] <= 0.0:
@@ -264,8 +278,7 @@ def _shortened_along(fits: list[_Fit], scale: float, die_px: float, way: tuple[f
         ratios.append(long / max(short, 1e-6))
         across.append(abs(math.cos(math.radians(turn)) * gx + math.sin(math.radians(turn)) * gy)
                       / g)
-    return (bool(ratios) and float(np.median(ratios)) >= cfg.lean_short
-            and float(np.median(across)) <= cfg.lean_across)
+    return ratios, across
 
 
 def _face_sizes(fits: list[_Fit], scale: float, die_px: float) -> list[tuple[float, float, float]]:
@@ -330,13 +343,18 @@ def _face_aspect(fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig)
 
 
 def _stretched(aspect: float | None, fits: list[_Fit], scale: float, die_px: float,
-               cfg: DiceConfig) -> bool:
+               cfg: DiceConfig, way: tuple[float, float] = (0.0, 0.0)) -> bool:
     """Whether a die read flat is stretched as one leaning on what is beside it would be:
     four pips or more (``aspect``, their grid's stretch) past ``lean_aspect_max``, fewer
-    (``aspect`` None) with a face past ``lean_face_aspect_max``."""
+    (``aspect`` None) with a face past ``lean_face_aspect_max`` whose long side does not lie
+    along ``way``, the way to what it may lean on (``lean_long_cos``): a lean shortens the
+    face that way, a flat die's side in view lengthens it."""
     if aspect is not None:
         return aspect > cfg.lean_aspect_max
-    return _face_aspect(fits, scale, die_px, cfg) > cfg.lean_face_aspect_max
+    if _face_aspect(fits, scale, die_px, cfg) <= cfg.lean_face_aspect_max:
+        return False
+    along = _face_axes(fits, scale, die_px, way, cfg)[1]
+    return not (along and float(np.median(along)) >= cfg.lean_long_cos)
 
 
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
@@ -1030,7 +1048,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         or _shortened_towards(value, fits, scale, size, x, y, room, cfg))
     flat = flat and not leans
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
-    stretched = flat and _stretched(aspect, fits, scale, size, cfg)
+    stretched = flat and _stretched(aspect, fits, scale, size, cfg, _way_out(x, y, room))
     if tight and stretched:
         flat = False  # beside a checker it may lean on: its pips or face must be squarer
     if (not flat and not leans

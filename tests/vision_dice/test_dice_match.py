@@ -298,3 +298,22 @@ def test_in_the_clear_a_die_may_still_lean_on_the_other_die(
         board[100 - h // 2:100 - h // 2 + h, x - w // 2:x - w // 2 + w] = die
     got = F.find_dice(board, die_px=30, surface_mask=np.full(board.shape[:2], 255, np.uint8))
     assert sorted((d.value, d.flat) for d in got) == [(4, flat), (5, flat)]
+
+
+@pytest.mark.parametrize(("width", "height", "flat"), [
+    (1.14, 1.0, True),   # long towards the wall: a flat die's side in view, not a lean
+    (1.0, 1.14, False),  # long across the way to the wall: as shortened by a lean on it
+])
+def test_beside_the_frame_a_face_long_towards_it_is_a_flat_dies(
+        width: float, height: float, flat: bool) -> None:
+    """A flat die of two by the frame, far from the point below the camera, shows its side
+    joined to its top face: the face is long towards the frame, where a die leaning on the
+    frame is foreshortened (renders dev2_06, dev2_13)."""
+    die = draw_die(2, size=30, angle=0.0, background=BOARD_BGR)
+    die = cv2.resize(die, (round(die.shape[1] * width), round(die.shape[0] * height)),
+                     interpolation=cv2.INTER_AREA)
+    board = _board_with(die, (140, 100))
+    mask = _mask_with_wall(board, 160)  # the wall lies right of the die
+    assert _room(mask)(140.0, 100.0) < DEFAULT_CONFIG.clear_room * 30.0
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask)] == \
+        [(2, flat)]
