@@ -66,9 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--leaning", type=int, default=15_000, help="leaning dice per seed")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--shuffle-channels", action="store_true",
-                    help="reorder each batch's colour channels at random (a die's value is "
-                         "the same in any colours; not in the shipped network's recipe)")
+    ap.add_argument("--shuffle-channels", type=float, nargs="?", const=1.0, default=0.0,
+                    metavar="SHARE",
+                    help="reorder the colour channels of this share of the batches at random "
+                         "(1 if given alone; a die's value is the same in any colours; not in "
+                         "the shipped network's recipe)")
     a = ap.parse_args(argv)
 
     import torch
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             xb = torch.rot90(xt[idx], int(torch.randint(0, 4, ())), (2, 3))
             if torch.rand(()) < 0.5:
                 xb = xb.flip(3)
-            if a.shuffle_channels:
+            if a.shuffle_channels and torch.rand(()) < a.shuffle_channels:
                 xb = xb[:, torch.randperm(3)]
             loss = F.cross_entropy(net(xb), yt[idx], label_smoothing=0.05)
             opt.zero_grad()
