@@ -436,8 +436,11 @@ class VisionConfig:
     #: Heights (share of a checker's diameter) tried for the checkers' rims at calibration
     #: (``calibrate.learn_rim_lift``); a checker stands about 0.23 high.
     rim_lifts: tuple[float, ...] = (0.0, 0.23)
-    #: Lower bound on the spread of the learnt ring evidence.
-    ring_sigma_floor: float = 0.08
+    #: Lower bound on the spread of the learnt ring evidence. A circle's weakest arc has 8
+    #: samples, so its score moves in steps of 0.125: under 0.1, one edge sample more or less
+    #: (a frame a little darker, read again) swings a place's odds by more than the colour can
+    #: (renders at --light 0.6: 124 frames right at 0.08, 127 at 0.1; as stored 129 either way).
+    ring_sigma_floor: float = 0.1
     #: Weights and clips of the per-place log-odds.
     colour_weight: float = 1.0
     colour_clip: float = 6.0
