@@ -280,8 +280,8 @@ class DiceConfig:
     lean_face_aspect_max: float = 1.10
     #: ... unless its long side lies along the way to what it may lean on (|cosine| at least
     #: this): a lean shortens the face that way; a flat die by the frame, far from the point
-    #: below the camera, shows its side joined to its top face lengthening it (renders dev2_06
-    #: and dev2_13: 1.14 and 1.16, cosine 0.99 and 0.93).
+    #: below the camera, shows its side joined to its top face lengthening it (render
+    #: dev2_06's two, by the frame: 1.14 at cosine 0.99).
     lean_long_cos: float = 0.8
     #: ... and a die in the clear, or one stretched past those two bounds with no checker
     #: near, has no other die's centre within this many edges (one leaning on the other

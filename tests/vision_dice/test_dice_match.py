@@ -308,7 +308,7 @@ def test_beside_the_frame_a_face_long_towards_it_is_a_flat_dies(
         width: float, height: float, flat: bool) -> None:
     """A flat die of two by the frame, far from the point below the camera, shows its side
     joined to its top face: the face is long towards the frame, where a die leaning on the
-    frame is foreshortened (renders dev2_06, dev2_13)."""
+    frame is foreshortened (render dev2_06)."""
     die = draw_die(2, size=30, angle=0.0, background=BOARD_BGR)
     die = cv2.resize(die, (round(die.shape[1] * width), round(die.shape[0] * height)),
                      interpolation=cv2.INTER_AREA)
