@@ -126,10 +126,12 @@ def test_real_boards_in_a_dim_light_are_read() -> None:
     assert right >= 165
 
 
-def _dimmed(path: Path, light: float) -> np.ndarray[Any, np.dtype[np.uint8]]:
-    """The frame at ``path`` with its values scaled by ``light`` (``--light`` of the
-    benchmarks)."""
-    return np.clip(cv2.imread(str(path)) * np.float32(light), 0, 255).astype(np.uint8)
+def _dimmed(path: Path, light: float) -> Any:
+    """The frame at ``path`` with its values scaled by ``light``, as the benchmarks'
+    ``--light`` reads it."""
+    frame = _vision_accuracy().restyle.Restyle("bgr", light).imread(str(path))
+    assert frame is not None, path
+    return frame
 
 
 def _dimmed_session(name: str, light: float) -> tuple[Vision, Path]:
