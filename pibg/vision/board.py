@@ -77,6 +77,45 @@ def to_lab(bgr: Array) -> Array:
     return np.asarray(lab, np.float32).reshape(np.shape(bgr))
 
 
+def from_lab(lab: Array) -> Array:
+    """The inverse of :func:`to_lab`: Lab on OpenCV's 8-bit scale -> BGR in 0-255."""
+    f = np.asarray(lab, np.float32).reshape(-1, 1, 3)
+    f = (f - np.array([0, 128, 128], np.float32)) * np.array([100.0 / 255.0, 1.0, 1.0],
+                                                              np.float32)
+    bgr = cv2.cvtColor(np.ascontiguousarray(f), cv2.COLOR_LAB2BGR) * 255.0
+    return np.asarray(bgr, np.float32).reshape(np.shape(lab))
+
+
+def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background: Array,
+                background_lab: Array, white: ColourModel, black: ColourModel) -> SlotReading:
+    """Class distances of places sampled (``feat``, BGR) in a frame whose light is ``gains``
+    times the calibration's.
+
+    A channel at the sensor's ceiling (``cfg.clip_level``) says only that the colour is at
+    least that light there: divided by a gain above 1 it would read darker and tinted (render
+    dev1's second frame, a brighter exposure: White's checkers clipped at 254 in two channels
+    read 40 darker and blue, "like neither", and the frame was taken for a hand). Such a place
+    is measured against White and against the empty board at the closest colour its reading
+    allows (each clipped channel raised to theirs where lower).
+    """
+    seen = feat / gains
+    reading = classify_places(cfg, to_lab(seen), background_lab, white, black)
+    clipped = feat >= cfg.clip_level
+    if not clipped.any():
+        return reading
+    rows = clipped.any(-1)
+    f, c = seen[rows], clipped[rows]
+    bg = np.broadcast_to(np.asarray(background, np.float32), feat.shape)[rows]
+    as_white = to_lab(np.where(c, np.maximum(f, from_lab(np.asarray(white.mean))), f))
+    as_empty = to_lab(np.where(c, np.maximum(f, bg), f))
+    bs = np.asarray(cfg.background_sigma, np.float32)
+    d_white, d_empty = reading.d_white.copy(), reading.d_empty.copy()
+    d_white[rows] = np.minimum(d_white[rows], white.dist2(as_white, +1))
+    bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
+    d_empty[rows] = np.minimum(d_empty[rows], (((as_empty - bgl) / bs) ** 2).sum(-1))
+    return SlotReading(d_empty, d_white, reading.d_black)
+
+
 def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     """Per-channel gain of this frame against the calibration, one per group of places.
 

@@ -346,6 +346,9 @@ class VisionConfig:
     background_sigma: tuple[float, float, float] = (12.0, 4.0, 4.0)
     #: Lower bound on the spread learnt for each checker colour (L, a, b).
     checker_sigma_floor: tuple[float, float, float] = (8.0, 3.0, 3.0)
+    #: A sampled channel at least this high (0-255) may be clipped by the sensor: the colour
+    #: is at least that light (see ``board.read_places``).
+    clip_level: float = 250.0
     #: A place whose squared normalised distance to every class exceeds this is "unexplained".
     unexplained: float = 30.0
     #: ... on a board whose White checkers were learnt at least this light (L, 0-255); below

@@ -177,8 +177,8 @@ class Vision:
         feat = B.sample_discs(cfg, lay, img, self._slots, integral=ii)
         gains = B.photometric_gains(feat, cal.points_bg, self._quadrants)
         gain = np.median(gains.reshape(-1, 3), 0)
-        lab = B.to_lab(feat / gains)
-        reading = B.classify_places(cfg, lab, self._bg_lab, cal.white, cal.black)
+        reading = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
+                                cal.black)
         dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         odd = dmin > self._unexplained
         unexplained = int(odd.sum())
@@ -225,8 +225,8 @@ class Vision:
         # Bar: like two short points, filled from the middle outwards.
         grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1],
                                   cfg.ring_rank)
-        bar_lab = B.to_lab(B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii) / gain)
-        bar_read = B.classify_places(cfg, bar_lab, self._bar_lab, cal.white, cal.black)
+        bar_read = B.read_places(cfg, B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii),
+                                 gain, cal.bar_bg, self._bar_lab, cal.white, cal.black)
         bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.

@@ -166,6 +166,18 @@ def test_one_edge_sample_does_not_make_a_checker_in_a_darker_light() -> None:
         assert list(obs.signed_points()) == spec["points"], name
 
 
+def test_white_checkers_clipped_in_a_brighter_light_are_no_hand() -> None:
+    # dev1_01 and dev1_04 in light scaled to 1.15: brighter again than the start frame, White's
+    # checkers top out at 254 in two channels; divided by the frame's gains they read 40
+    # darker and blue, and 7 and 10 places "like neither board nor checker" made a hand.
+    vision, root = _dimmed_session("dev1", 1.15)
+    for name in ("dev1_01", "dev1_04"):
+        spec = json.loads((root / f"{name}.json").read_text())["spec"]
+        obs = vision.observe(_dimmed(root / f"{name}.jpg", 1.15))
+        assert obs.readable, (name, obs.reason)
+        assert list(obs.signed_points()) == spec["points"], name
+
+
 def test_an_arm_reaching_in_is_reported_with_the_board_found_automatically() -> None:
     # m023g1_054: an arm crosses the frame. Calibrated on the corners found automatically it
     # changes five places of the frame and five checker places look like neither board nor
