@@ -8,10 +8,15 @@ from pibg.vision import board as B
 from pibg.vision.geometry import VisionConfig
 
 CFG = VisionConfig()
-WHITE_BGR = np.array([215.0, 232.0, 238.0], np.float32)
-WHITE = B.ColourModel(tuple(float(v) for v in B.to_lab(WHITE_BGR)), (9.0, 3.0, 3.0))
-BLACK = B.ColourModel(tuple(float(v) for v in B.to_lab(np.float32([60, 66, 74]))),
-                      (16.0, 3.0, 3.0))
+
+
+def _model(bgr: list[float], sigma: tuple[float, float, float]) -> B.ColourModel:
+    lab = B.to_lab(np.asarray(bgr, np.float32))
+    return B.ColourModel((float(lab[0]), float(lab[1]), float(lab[2])), sigma)
+
+
+WHITE = _model([215.0, 232.0, 238.0], (9.0, 3.0, 3.0))
+BLACK = _model([60.0, 66.0, 74.0], (16.0, 3.0, 3.0))
 #: A frame a third brighter in green than the calibration, a quarter in red.
 GAINS = np.array([1.15, 1.33, 1.25], np.float32)
 
