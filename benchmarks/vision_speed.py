@@ -5,7 +5,9 @@
 Without arguments the synthetic board (``pibg.sim``) is used, so it runs anywhere. Prints:
 one ``Vision.observe`` of a 1280x960 frame against one ``cv2.warpPerspective`` of that frame
 to 1280x960 (target: <= 3x), the motion detector per low-res frame (target: <= 1 ms), and
-the process's peak RSS while reading (target: <= 150 MB).
+the process's peak RSS while reading (target: <= 150 MB): on Linux the peak is reset once
+the frames are in memory and the board calibrated, so rendering the synthetic frames does
+not count; the whole run's peak is printed beside it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,27 @@ from pibg.vision.calibrate import parse_corners
 from pibg.vision.geometry import START_POINTS
 from pibg.vision.motion import MotionDetector
 from pibg.vision.pipeline import Vision
+
+
+def _reset_peak_rss() -> bool:
+    """Start the kernel's peak-RSS count (VmHWM) afresh (Linux); False where it cannot."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_rss_mb() -> float | None:
+    """The peak RSS since the last reset (Linux's VmHWM), in MB; None where not known."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024.0
+    return None
 
 
 def _best(fn, n: int) -> float:
@@ -58,6 +81,9 @@ def main() -> int:
         vision = Vision.from_start_frame(start, sim_corners())
         source = "pibg.sim frame"
     frame = cv2.resize(frame, (1280, 960)) if frame.shape[:2] != (960, 1280) else frame
+    empty = None if args.frame and args.start and args.corners else render(SimScene(pts, seed=6))
+    whole_run_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    reset = _reset_peak_rss()
     h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
     warp = _best(lambda: cv2.warpPerspective(frame, h, (1280, 960)), args.n)
     vision.observe(frame)  # warm up
@@ -67,14 +93,14 @@ def main() -> int:
     # The dice stage alone, on this frame and (sim) on the same position without dice.
     dice_ms = read - read_nodice
     empty_ms = None
-    if not (args.frame and args.start and args.corners):
-        empty = render(SimScene(pts, seed=6))
+    if empty is not None:
         empty_ms = _best(lambda: vision.observe(empty), args.n) - _best(
             lambda: vision_nodice.observe(empty), args.n)
     lores = cv2.resize(frame, (320, 240))
     det = MotionDetector()
     motion = _best(lambda: det.update(lores), max(args.n, 200))
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    reading_mb = _peak_rss_mb() if reset else None
     print(f"frame: {source}, 1280x960, cv2 threads: {cv2.getNumThreads()}")
     print(f"warpPerspective 1280x960:       {warp * 1e3:7.2f} ms")
     print(f"Vision.observe (with dice):     {read * 1e3:7.2f} ms = {read / warp:5.2f} x warp "
@@ -85,7 +111,13 @@ def main() -> int:
     if empty_ms is not None:
         print(f"dice stage, same frame no dice: {empty_ms * 1e3:7.2f} ms")
     print(f"motion detector, 320x240 in:    {motion * 1e3:7.3f} ms (target <= 1 ms)")
-    print(f"peak RSS:                       {rss_mb:7.1f} MB (target <= 150 MB)")
+    if reading_mb is not None:
+        print(f"peak RSS while reading:         {reading_mb:7.1f} MB (target <= 150 MB)")
+        print(f"peak RSS, whole run:            {max(rss_mb, whole_run_mb):7.1f} MB "
+              "(with the frames rendered and the board calibrated)")
+    else:
+        print(f"peak RSS, whole run:            {rss_mb:7.1f} MB (target <= 150 MB while "
+              "reading; this platform cannot reset the peak, so it counts everything)")
     return 0
 
 
