@@ -514,7 +514,7 @@ def find_dice(
     itself); ``nadir`` is the point straight below the camera in this image, when known (a
     flat die shows the side facing it, pips and all); ``rescue``: let the die-face network
     read a die in the clear that nothing else reads (``net_rescue``; it reads a die of
-    either size, so a caller choosing between sizes asks without it first); ``near``: (x, y,
+    any size, so a caller choosing between sizes asks without it first); ``near``: (x, y,
     r), only a die centred within r of (x, y) is looked for (a die at one place);
     ``exposure``: over 1, the view and its crops are read that many times brighter (a dim
     board or room, whose pips' contrast falls under the thresholds: the caller knows the

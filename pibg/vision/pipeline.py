@@ -39,7 +39,11 @@ from pibg.vision.geometry import (
 #: Dice lie between this (real dice: ~16 mm on 38 mm checkers) and ``Layout.die_px``
 #: (checker diameters).
 DIE_SMALL = 0.42
-#: After this many frames running with dice found at one size, the other is not tried.
+#: Real dice come smaller still: 0.34 checker diameters on the tournament photos of
+#: ``photos/boards`` (read at 0.42, a two's pips lie too close for a two, a three's corner
+#: pips for a three). Looked for at this size too, last, while the others leave a die unread.
+DIE_TINY = 0.34
+#: After this many frames running with dice found at one size, the others are not tried.
 DIE_SIZE_SETTLED = 3
 #: A checker counted keeps dice from being looked for within this many checker diameters of
 #: its place (a little past its edge: a die there lies on it or against it).
@@ -389,12 +393,13 @@ class Vision:
         for on the bar, where it is no roll (reported not flat)."""
         if _find_dice is None:
             return ()
-        # Dice come in two sizes (real ones, and the large ones of pibg.sim). Until one size
-        # has found the most flat dice in DIE_SIZE_SETTLED frames running, both are tried and
-        # the one finding more flat dice (then surer ones) wins: a die seen at the other size
-        # looks cocked, or a few of its pips pass for a small die (a big 5-2 read as 1-1 at
-        # the small size, as surely). Between sizes finding as many, the one found last wins.
-        sizes = [DIE_SMALL * lay.checker_px, lay.die_px]
+        # Dice come in three sizes (small real ones, larger real ones, and the large ones of
+        # pibg.sim). Until one size has found the most flat dice in DIE_SIZE_SETTLED frames
+        # running, all are tried and the one finding more flat dice (then surer ones) wins: a
+        # die seen at another size looks cocked, or a few of its pips pass for a small die (a
+        # big 5-2 read as 1-1 at a small size, as surely). Between sizes finding as many, the
+        # one found last wins.
+        sizes = self._die_sizes()
         last, runs = getattr(self, "_die_size", (None, 0))
         if last in sizes and runs >= DIE_SIZE_SETTLED:
             sizes = [last]
@@ -403,8 +408,13 @@ class Vision:
         found: list[Any] = []
         chosen = None
         tried: list[tuple[float, list[Any]]] = []
+        # the smallest size last, and only while the others leave a die of the two unread: it
+        # finds the most candidates, and costs the most
+        order = sizes[1:] + sizes[:1]
         try:
-            for size in sizes:
+            for size in order:
+                if size == sizes[0] and len(sizes) > 1 and best[0] >= 2:
+                    continue
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
                                  nadir=self._nadir, rescue=len(sizes) == 1, exposure=exposure)
                 tried.append((size, got))
@@ -416,18 +426,19 @@ class Vision:
                     best, found, chosen = key, got, size
         except NotImplementedError:
             return ()
-        if len(tried) == 2 and chosen == tried[0][0] and last != chosen:
-            (_, few), (large, big) = tried
+        for large, big in tried:
+            if chosen is None or large <= chosen or last == chosen:
+                continue
             if any(d.flat for d in big) and all(
                     any(math.hypot(d.x - e.x, d.y - e.y) < 0.75 * large for e in big)
-                    for d in few):
+                    for d in found):
                 # every die of the smaller size lies on a larger die's face: they are its
                 # pips (a six's columns read as a one and a three), unless dice of the
                 # smaller size were seen last
                 found, chosen = big, large
                 best = (min(sum(d.flat for d in big), 2), False, 0.0, len(big))
-        if len(sizes) == 2 and chosen is not None and sum(d.flat for d in found) < 2:
-            # the network's rescue reads a die of either size: asked only at the size chosen
+        if len(sizes) > 1 and chosen is not None and sum(d.flat for d in found) < 2:
+            # the network's rescue reads a die of any size: asked only at the size chosen
             again = _find_dice(canon, die_px=chosen, surface_mask=mask, crop=crop,
                                nadir=self._nadir, exposure=exposure)
             if sum(d.flat for d in again) > sum(d.flat for d in found):
@@ -443,6 +454,11 @@ class Vision:
             xy = self._to_frame(xy)
         return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
                      for d, (x, y) in zip(found, xy, strict=True))
+
+    def _die_sizes(self) -> list[float]:
+        """The die edges looked for, in view pixels, smallest first."""
+        lay = self._layout
+        return [DIE_TINY * lay.checker_px, DIE_SMALL * lay.checker_px, lay.die_px]
 
     def _dice_in_places(self, canon: Array, run: Array, ring: Array, frame: Array | None
                         ) -> list[tuple[int, int]]:
@@ -464,7 +480,7 @@ class Vision:
         free = self._dice_mask(np.zeros(24, np.int64), np.zeros(2, np.int64))
         mask = self._dice_mask(run, np.zeros(2, np.int64))
         size = getattr(self, "_die_size", (None, 0))[0]
-        sizes = [size] if size is not None else [DIE_SMALL * lay.checker_px, lay.die_px]
+        sizes = [size] if size is not None else self._die_sizes()
         crop = self._frame_crop(frame) if frame is not None else None
         r = round(CHECKER_MASK * lay.checker_px)
         half = round(1.5 * lay.checker_px)
