@@ -168,10 +168,12 @@ def run_renders(shared: Path, auto: bool) -> dict[str, Tally]:
     return out
 
 
-def run_photos(shared: Path) -> tuple[list[str], int, int]:
-    """Per-region results on the real frames: lines, regions right, regions labelled."""
+def run_photos(shared: Path) -> tuple[list[str], int, int, int, int]:
+    """Per-region results on the real frames: lines, regions right, regions labelled, flat
+    dice read right (value, within 25 pixels of the label), flat dice labelled."""
     labels = json.loads((shared / "photos/boards/labels.json").read_text())
     lines, ok, total = [], 0, 0
+    dice_ok, dice_total = 0, 0
     for e in labels:
         img = imread(str(shared / "photos/boards" / e["image"]))
         vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"])
@@ -194,9 +196,15 @@ def run_photos(shared: Path) -> tuple[list[str], int, int]:
         wrong = [f"p{i + 1} {truth[i]}->{None if got is None else got[i]}"
                  for i in range(24) if truth[i] is not None and (got is None or got[i] != truth[i])]
         labelled = sum(1 for v in truth if v is not None)
+        reads = list(obs.dice) if obs.readable else []
+        flat = [d for d in e["dice"] if d["flat"] and d["value"] is not None]
+        right = sum(any(r.flat and r.value == d["value"]
+                        and math.hypot(r.x - d["x"], r.y - d["y"]) < 25 for r in reads)
+                    for d in flat)
+        dice_ok, dice_total = dice_ok + right, dice_total + len(flat)
         lines.append(f"{e['image']:<11} {labelled - len(wrong):>2}/{labelled:<2} "
-                     f"wrong: {', '.join(wrong) or '-'}")
-    return lines, ok, total
+                     f"dice {right}/{len(flat)} wrong: {', '.join(wrong) or '-'}")
+    return lines, ok, total, dice_ok, dice_total
 
 
 def _photo_truth(e: dict) -> list[int | None]:
@@ -264,9 +272,9 @@ def main() -> int:
         for e in total.errors:
             print("  ", e)
     if (shared / "photos/boards/labels.json").is_file():
-        lines, ok, n = run_photos(shared)
+        lines, ok, n, dice_ok, dice_n = run_photos(shared)
         print(f"\nreal board frames (photos/boards, read with --corners/--white-home): "
-              f"points right {ok}/{n} = {_pct(ok, n)}")
+              f"points right {ok}/{n} = {_pct(ok, n)}, flat dice read right {dice_ok}/{dice_n}")
         for line in lines:
             print("  ", line)
     return 0
