@@ -108,11 +108,10 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     bg = np.broadcast_to(np.asarray(background, np.float32), feat.shape)[rows]
     as_white = to_lab(np.where(c, np.maximum(f, from_lab(np.asarray(white.mean))), f))
     as_empty = to_lab(np.where(c, np.maximum(f, bg), f))
-    bs = np.asarray(cfg.background_sigma, np.float32)
+    bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
     d_white, d_empty = reading.d_white.copy(), reading.d_empty.copy()
     d_white[rows] = np.minimum(d_white[rows], white.dist2(as_white, +1))
-    bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
-    d_empty[rows] = np.minimum(d_empty[rows], (((as_empty - bgl) / bs) ** 2).sum(-1))
+    d_empty[rows] = np.minimum(d_empty[rows], _empty_dist2(cfg, as_empty, bgl))
     return SlotReading(d_empty, d_white, reading.d_black)
 
 
@@ -170,10 +169,14 @@ def classify_places(cfg: VisionConfig, feat: Array, background: Array,
     White is the lighter class and Black the darker: a White checker lighter than learnt (more
     light, glare, a clipped sensor) or a Black one darker is no less White or Black.
     """
+    return SlotReading(_empty_dist2(cfg, feat, background), white.dist2(feat, +1),
+                       black.dist2(feat, -1))
+
+
+def _empty_dist2(cfg: VisionConfig, feat: Array, background: Array) -> Array:
+    """Squared normalised distance (Lab) of each place to the empty board there."""
     bs = np.asarray(cfg.background_sigma, np.float32)
-    return SlotReading(
-        np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32),
-        white.dist2(feat, +1), black.dist2(feat, -1))
+    return np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32)
 
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
