@@ -447,9 +447,16 @@ class VisionConfig:
     #: (a frame a little darker, read again) swings a place's odds by more than the colour can
     #: (renders at --light 0.6: 124 frames right at 0.08, 127 at 0.1; as stored 129 either way).
     ring_sigma_floor: float = 0.1
-    #: Weights and clips of the per-place log-odds.
+    #: Weights and clips of the per-place log-odds. A place plainly a checker's colour
+    #: (nearly) outweighs a rim half seen (a circle's weakest arc at 4 of its 8 samples on an
+    #: edge, which the learnt rim model puts at 6 to 8 against a checker), so the rule of 15
+    #: can tip it (dev1_04's third Black checker on point 6, with the corners found
+    #: automatically), but not a rim missing altogether (the ring's clip stays above it).
+    #: Renders' first-layer places with wrong-signed odds: 32 at a clip of 6, 31 at 7, 29 at
+    #: 8, 58 at 10 (42, 40, 34 with automatic corners); 8 lost 5 points of the real boards
+    #: read at --light 0.6, 7 none.
     colour_weight: float = 1.0
-    colour_clip: float = 6.0
+    colour_clip: float = 7.0
     #: A place with no rim at all where a checker's would be is no checker, whatever its
     #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
     ring_clip: float = 9.0

@@ -267,3 +267,22 @@ def test_on_the_board_finders_corners_every_dev0_frame_is_read_right() -> None:
                  spec["off"]["white"], spec["off"]["black"]]
         assert obs.readable != spec["hand"]
         assert not obs.readable or _regions(obs) == truth, path
+
+
+def test_a_black_checker_with_half_its_rim_seen_is_counted_on_the_corners_found() -> None:
+    # dev1_04, calibrated on the corners the board finder fits to the rims: point 6's third
+    # Black checker shows half its rim (4 of its weakest arc's 8 samples on an edge) and
+    # plainly Black's colour, which now nearly outweighs a half-seen rim, so that the rule of
+    # 15 tips it (VisionConfig.colour_clip 7; at 6 it read two checkers and one in the tray).
+    from pibg.vision.calibrate import locate_board
+    from pibg.vision.geometry import VisionConfig
+
+    root = shared_path("renders", "dev")
+    start = cv2.imread(str(root / "dev1_00_start.jpg"))
+    corners, on_rims = locate_board(VisionConfig(), start)
+    vision = Vision.from_start_frame(start, corners, corners_on_rims=on_rims)
+    spec = json.loads((root / "dev1_04.json").read_text())["spec"]
+    obs = vision.observe(cv2.imread(str(root / "dev1_04.jpg")))
+    assert obs.readable, obs.reason
+    assert _regions(obs) == [*spec["points"], spec["bar"]["white"], spec["bar"]["black"],
+                             spec["off"]["white"], spec["off"]["black"]]
