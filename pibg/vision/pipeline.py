@@ -205,8 +205,9 @@ class Vision:
         obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
             # a die lying where a run's next checker would stand passes for that checker (its
-            # outline crosses the place's circle): a flat die found there, the rim faint, is
-            # the die, and the place is empty (looked for while a die of the two is missing)
+            # outline crosses the place's circle): a flat die found there (or a cocked one),
+            # the rim faint, is the die, and the place is empty (looked for while a die of the
+            # two is missing)
             freed = self._dice_in_places(canon, run, ring, frame)
             if freed:
                 logits = logits.copy()
@@ -462,11 +463,15 @@ class Vision:
 
     def _dice_in_places(self, canon: Array, run: Array, ring: Array, frame: Array | None
                         ) -> list[tuple[int, int]]:
-        """The (point, place) of each run's last first-layer checker that is a flat die: the
-        rim faint (under ``die_place_ring``) and a flat die found centred within the place
-        when it is searched as free surface (only the place's surroundings are searched),
+        """The (point, place) of each run's last first-layer checker that is a die: the rim
+        faint (under ``die_place_ring``) and a flat die found centred within the place when
+        it is searched as free surface (only the place's surroundings are searched),
         ``die_place_room`` die edges or more from every other checker (nearer, it may lean
-        on one, its side turned up, and pass for flat: it stays a checker, no roll). The
+        on one, its side turned up, and pass for flat: it stays a checker, no roll), or a
+        die found cocked there, its face within half a die edge more of the place's centre
+        (tipped against the checker beside it, the face it shows lies off its footprint;
+        render dev2_08's four leaning on point 5 was read as a White checker on point 6):
+        the place is empty and the die is reported, not flat. The
         view is read as it is, even when dim: brightened, a black checker's relief passed for
         a two (game frame 082 in light scaled to 0.6)."""
         if _find_dice is None:
@@ -501,8 +506,10 @@ class Vision:
                 got = _find_dice(np.ascontiguousarray(canon[y0:y1, x0:x1]), die_px=s,
                                  surface_mask=here, crop=win_crop, nadir=nadir, rescue=False,
                                  near=(sx - x0, sy - y0, r))
-                if any(d.flat and math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r
-                       and room[int(d.y), int(d.x)] >= cfg.die_place_room * s for d in got):
+                if any((math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r
+                        and room[int(d.y), int(d.x)] >= cfg.die_place_room * s) if d.flat
+                       else math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r + s / 2
+                       for d in got):
                     out.append((p, j))
                     break
         return out
