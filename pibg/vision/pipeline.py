@@ -506,10 +506,7 @@ class Vision:
                 got = _find_dice(np.ascontiguousarray(canon[y0:y1, x0:x1]), die_px=s,
                                  surface_mask=here, crop=win_crop, nadir=nadir, rescue=False,
                                  near=(sx - x0, sy - y0, r))
-                if any((math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r
-                        and room[int(d.y), int(d.x)] >= cfg.die_place_room * s) if d.flat
-                       else math.hypot(d.x + x0 - sx, d.y + y0 - sy) < r + s / 2
-                       for d in got):
+                if any(_lies_at(d, sx - x0, sy - y0, r, s, room, cfg) for d in got):
                     out.append((p, j))
                     break
         return out
@@ -577,6 +574,18 @@ def _grey(lab: tuple[float, float, float]) -> float:
     px = np.array([[[light * 100.0 / 255.0, a - 128.0, b - 128.0]]], np.float32)
     bgr = cv2.cvtColor(px, cv2.COLOR_LAB2BGR)[0, 0].astype(np.float64)
     return float(255.0 * np.clip(bgr, 0.0, 1.0) @ _GREY)
+
+
+def _lies_at(d: DieRead, x: float, y: float, r: float, size: float, room: Array,
+             cfg: VisionConfig) -> bool:
+    """Whether the die ``d`` (of edge ``size``), found round the checker's place centred at
+    (x, y) with radius ``r``, is what stands there (see :meth:`Vision._dice_in_places`):
+    flat, centred within the place and ``die_place_room`` die edges or more from every
+    other checker (``room``: distance to them); cocked, its face within half an edge more."""
+    off = math.hypot(d.x - x, d.y - y)
+    if not d.flat:
+        return off < r + size / 2
+    return off < r and bool(room[int(d.y), int(d.x)] >= cfg.die_place_room * size)
 
 
 def _shifted(crop: Callable[..., tuple[Array, float]], x0: float, y0: float, x: float,
