@@ -205,10 +205,11 @@ class Vision:
         obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
             # a die lying where a run's next checker would stand passes for that checker (its
-            # outline crosses the place's circle): a flat die found there (or a cocked one),
-            # the rim faint, is the die, and the place is empty (looked for while a die of the
-            # two is missing)
-            freed = self._dice_in_places(canon, run, ring, frame)
+            # outline crosses the place's circle): a flat die found there, the rim faint, is
+            # the die, and the place is empty (looked for while a die of the two is missing;
+            # a cocked one too while the other lies flat)
+            other = len(obs.dice) == 1 and obs.dice[0].flat
+            freed = self._dice_in_places(canon, run, ring, frame, cocked=other)
             if freed:
                 logits = logits.copy()
                 logits[tuple(np.transpose(freed))] = -(cfg.colour_clip * cfg.colour_weight
@@ -461,17 +462,20 @@ class Vision:
         lay = self._layout
         return [DIE_TINY * lay.checker_px, DIE_SMALL * lay.checker_px, lay.die_px]
 
-    def _dice_in_places(self, canon: Array, run: Array, ring: Array, frame: Array | None
-                        ) -> list[tuple[int, int]]:
+    def _dice_in_places(self, canon: Array, run: Array, ring: Array, frame: Array | None,
+                        cocked: bool = False) -> list[tuple[int, int]]:
         """The (point, place) of each run's last first-layer checker that is a die: the rim
         faint (under ``die_place_ring``) and a flat die found centred within the place when
         it is searched as free surface (only the place's surroundings are searched),
         ``die_place_room`` die edges or more from every other checker (nearer, it may lean
-        on one, its side turned up, and pass for flat: it stays a checker, no roll), or a
-        die found cocked there, its face within half a die edge more of the place's centre
-        (tipped against the checker beside it, the face it shows lies off its footprint;
-        render dev2_08's four leaning on point 5 was read as a White checker on point 6):
-        the place is empty and the die is reported, not flat. The
+        on one, its side turned up, and pass for flat: it stays a checker, no roll), or
+        with ``cocked`` (the throw's other die found flat) a die found cocked there, its
+        face within a quarter of a die edge more of the place's centre (tipped against the
+        checker beside it, the face it shows lies off its footprint; render dev2_08's four
+        leaning on point 5 was read as a White checker on point 6): the place is empty and
+        the die is reported, not flat. With no die of a throw on the board a checker's
+        relief passes for a cocked die (pibg.sim replays: a Black checker taken off point
+        17 in m012). The
         view is read as it is, even when dim: brightened, a black checker's relief passed for
         a two (game frame 082 in light scaled to 0.6)."""
         if _find_dice is None:
@@ -506,7 +510,7 @@ class Vision:
                 got = _find_dice(np.ascontiguousarray(canon[y0:y1, x0:x1]), die_px=s,
                                  surface_mask=here, crop=win_crop, nadir=nadir, rescue=False,
                                  near=(sx - x0, sy - y0, r))
-                if any(_lies_at(d, sx - x0, sy - y0, r, s, room, cfg) for d in got):
+                if any(_lies_at(d, sx - x0, sy - y0, r, s, room, cfg, cocked) for d in got):
                     out.append((p, j))
                     break
         return out
@@ -577,14 +581,15 @@ def _grey(lab: tuple[float, float, float]) -> float:
 
 
 def _lies_at(d: DieRead, x: float, y: float, r: float, size: float, room: Array,
-             cfg: VisionConfig) -> bool:
+             cfg: VisionConfig, cocked: bool = False) -> bool:
     """Whether the die ``d`` (of edge ``size``), found round the checker's place centred at
     (x, y) with radius ``r``, is what stands there (see :meth:`Vision._dice_in_places`):
     flat, centred within the place and ``die_place_room`` die edges or more from every
-    other checker (``room``: distance to them); cocked, its face within half an edge more."""
+    other checker (``room``: distance to them); cocked (where ``cocked`` allows it), its
+    face within a quarter of an edge more."""
     off = math.hypot(d.x - x, d.y - y)
     if not d.flat:
-        return off < r + size / 2
+        return cocked and off < r + size / 4
     return off < r and bool(room[int(d.y), int(d.x)] >= cfg.die_place_room * size)
 
 
