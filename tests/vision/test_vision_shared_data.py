@@ -290,8 +290,9 @@ def test_a_black_checker_with_half_its_rim_seen_is_counted_on_the_corners_found(
 
 def test_a_die_cocked_where_a_checker_would_stand_is_a_die_not_a_checker() -> None:
     # dev2_08: the four leans on point 5's checker, its foot on point 6's first place. It
-    # was read as a White checker there (point 6 at 1, White's tray one short); the place
-    # is now searched for a die cocked there too, and the four is reported, not flat.
+    # was read as a White checker there (point 6 at 1, White's tray one short). While the
+    # throw's other die (the two) lies flat, the place is now searched for a die cocked
+    # there too, and the four is reported, not flat.
     vision, _frames = _session("dev2")
     root = shared_path("renders", "dev")
     spec = json.loads((root / "dev2_08.json").read_text())["spec"]
