@@ -475,9 +475,8 @@ class Vision:
         leaning on point 5 was read as a White checker on point 6): the place is empty and
         the die is reported, not flat. With no die of a throw on the board a checker's
         relief passes for a cocked die (pibg.sim replays: a Black checker taken off point
-        17 in m012). The
-        view is read as it is, even when dim: brightened, a black checker's relief passed for
-        a two (game frame 082 in light scaled to 0.6)."""
+        17 in m012). The view is read as it is, even when dim: brightened, a black
+        checker's relief passed for a two (game frame 082 in light scaled to 0.6)."""
         if _find_dice is None:
             return []
         lay, cfg = self._layout, self.config
