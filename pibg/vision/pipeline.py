@@ -573,10 +573,8 @@ _GREY = np.array([0.114, 0.587, 0.299])  #: grey level of B, G, R (ITU-R BT.601)
 
 def _grey(lab: tuple[float, float, float]) -> float:
     """The grey level (0-255) of a colour given in Lab on OpenCV's 8-bit scale."""
-    light, a, b = lab
-    px = np.array([[[light * 100.0 / 255.0, a - 128.0, b - 128.0]]], np.float32)
-    bgr = cv2.cvtColor(px, cv2.COLOR_LAB2BGR)[0, 0].astype(np.float64)
-    return float(255.0 * np.clip(bgr, 0.0, 1.0) @ _GREY)
+    bgr = np.clip(B.from_lab(np.asarray(lab, np.float32)), 0.0, 255.0).astype(np.float64)
+    return float(bgr @ _GREY)
 
 
 def _lies_at(d: DieRead, x: float, y: float, r: float, size: float, room: Array,
