@@ -19,7 +19,7 @@ least round spot is: the weaker curvature of the brightness there over the stron
 caller that has nothing else saying "die" asks for round spots (see ``rescue_spot`` in
 :mod:`pibg.vision.dice_find`).
 
-Pure numpy and OpenCV: about 3 ms per face on a desktop, so find_dice matches whole only
+Pure numpy and OpenCV: about 1.6 ms per face on a desktop, so find_dice matches whole only
 the candidates its pip readers gave up on.
 """
 
@@ -65,7 +65,8 @@ class _Bank:
     at each offset into the (zero-padded) flattened picture, and each template's statistics
     over its disc."""
 
-    index: tuple[IntArray, ...]  # per size: (K, 6, O) flat indices (padding -> zero element)
+    index: tuple[IntArray, ...]  # per size: (U, O) flat indices of each distinct spot row
+    row: tuple[IntArray, ...]  # per size: (K, 6) each template spot's row of ``index``
     mean: tuple[FloatArray, ...]  # per size: (K,) template mean over the disc
     norm: tuple[FloatArray, ...]  # per size: (K,) template's zero-mean norm over the disc
     disc: tuple[npt.NDArray[np.float32], ...]  # per size: the disc, normalised to sum 1
@@ -102,7 +103,7 @@ def _bank(size: int, edge: float, cfg: DiceConfig) -> _Bank:
     offsets = np.stack([ox[keep], oy[keep]], -1).astype(np.intp)
     centre = size // 2
     sigma = cfg.match_pip_sigma * edge
-    index, mean, norm, discs, areas, spots_out = [], [], [], [], [], []
+    index, row, mean, norm, discs, areas, spots_out = [], [], [], [], [], [], []
     count = np.array([len(lay) for lay in layouts], np.intp)
     for scale in cfg.match_scales:
         e = edge * scale
@@ -115,7 +116,12 @@ def _bank(size: int, edge: float, cfg: DiceConfig) -> _Bank:
         px += centre
         py += centre
         inside = (px >= 0) & (px < size) & (py >= 0) & (py < size) & valid[:, :, None]
-        index.append(np.where(inside, py * size + px, size * size).astype(np.int32))
+        flat = np.where(inside, py * size + px, size * size).astype(np.int32)  # (K, 6, O)
+        # templates share spots (a five's corners are a four's, padding is the zero
+        # element): each distinct row of indices is gathered once
+        rows, inverse = np.unique(flat.reshape(k * 6, -1), axis=0, return_inverse=True)
+        index.append(rows)
+        row.append(inverse.reshape(k, 6).astype(np.intp))
         rd = cfg.match_disc * e
         rr = math.ceil(rd)
         dy, dx = np.mgrid[-rr:rr + 1, -rr:rr + 1]
@@ -130,7 +136,7 @@ def _bank(size: int, edge: float, cfg: DiceConfig) -> _Bank:
         discs.append((disc / area).astype(np.float32))
         areas.append(area)
         spots_out.append(spots)
-    return _Bank(tuple(index), tuple(mean), tuple(norm), tuple(discs), tuple(areas),
+    return _Bank(tuple(index), tuple(row), tuple(mean), tuple(norm), tuple(discs), tuple(areas),
                  tuple(spots_out), np.array(values, np.intp), np.array(angles), count,
                  offsets)
 
@@ -225,13 +231,13 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
                                            np.float32(0.0))) for img in (light, band)]
     best: list[tuple[FloatArray, IntArray]] = []
     for j in range(len(cfg.match_scales)):
-        total = np.zeros(bank.index[j].shape[::2], np.float64)  # (K, O)
+        total = np.zeros((len(bank.value), len(bank.offsets)), np.float64)  # (K, O)
         for img, img2, spots in pictures:
             mu = cv2.filter2D(img, -1, bank.disc[j], borderType=cv2.BORDER_REPLICATE).ravel()
             sq = cv2.filter2D(img2, -1, bank.disc[j], borderType=cv2.BORDER_REPLICATE)
             var = sq.ravel()[here] - mu[here] ** 2
             plain = var < _PLAIN  # nothing on the face to match (and no ratio to take)
-            s = spots[bank.index[j]].sum(1)  # (K, O)
+            s = spots[bank.index[j]][bank.row[j]].sum(1)  # (K, O): each spot row, summed
             num = amp * s - bank.area[j] * bank.mean[j][:, None] * mu[here][None, :]
             ncc = num / (bank.norm[j][:, None]
                          * np.sqrt(bank.area[j] * np.maximum(var, _PLAIN))[None, :])
