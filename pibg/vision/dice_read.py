@@ -73,8 +73,9 @@ def _layout_costs(q: FloatArray, rms_q: FloatArray, placed: FloatArray, rms_l: F
     s = step[:, :, None, None]
     dx = q[:, None, :, None, 0] - s * placed[:, :, None, :, 0]
     dy = q[:, None, :, None, 1] - s * placed[:, :, None, :, 1]
-    d = np.sqrt(dx * dx + dy * dy)  # (C, R, n, n)
-    cost = (_mean(d.min(axis=3), 2) + _mean(d.min(axis=2), 2)) / 2.0 / step
+    d2 = dx * dx + dy * dy  # (C, R, n, n) squared distances: their root after the least
+    #                          (the same number, the root being monotonic), on n not n * n
+    cost = (_mean(np.sqrt(d2.min(axis=3)), 2) + _mean(np.sqrt(d2.min(axis=2)), 2)) / 2.0 / step
     return cost, step
 
 
@@ -203,11 +204,12 @@ def _holes(
         area = float(hs[i, cv2.CC_STAT_AREA])
         if area < cfg.pip_area_min * face_area or area > cfg.one_area_max * face_area:
             continue
-        sel = hl == i
-        if float(border[sel].sum()) > cfg.hole_border_max * area:
+        x0, y0, bw, bh = (int(v) for v in hs[i, :4])  # within its bounding box: the same
+        sel = hl[y0:y0 + bh, x0:x0 + bw] == i            # pixels, in the same order
+        if float(border[y0:y0 + bh, x0:x0 + bw][sel].sum()) > cfg.hole_border_max * area:
             continue
         ys, xs = np.nonzero(sel)
-        pts = np.stack([xs, ys], 1).astype(np.float32)
+        pts = np.stack([xs + x0, ys + y0], 1).astype(np.float32)
         (_, _), rad = cv2.minEnclosingCircle(pts)
         roundness = area / max(math.pi * (rad + 0.5) ** 2, 1.0)
         if roundness < cfg.pip_roundness:
