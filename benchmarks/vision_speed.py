@@ -8,6 +8,16 @@ to 1280x960 (target: <= 3x), the motion detector per low-res frame (target: <= 1
 the process's peak RSS while reading (target: <= 150 MB): on Linux the peak is reset once
 the frames are in memory and the board calibrated, so rendering the synthetic frames does
 not count; the whole run's peak is printed beside it.
+
+    python benchmarks/vision_speed.py --renders [DIR]
+
+times every game frame of the photoreal renders (default ``../shared/renders``) instead:
+each camera set-up calibrated from its ``_00_start`` frame and its frames read once in
+order (as a game streams them: the dice stage settles which die size to look for), then
+each frame read ``-n`` times against a warp of it. Prints each set-up's median and the
+whole set's median, 90th percentile and worst ratio. The synthetic frame above is one
+easy throw (two large dice, both read at once); real-sized dice, a die leaning or cocked,
+or one die of a throw missing send the dice stage down its slower paths.
 """
 
 from __future__ import annotations
@@ -61,14 +71,57 @@ def _best(fn, n: int) -> float:
     return statistics.median(times)
 
 
+def renders_table(root: Path, n: int) -> int:
+    """Time every ``dev`` frame of the renders under ``root`` (see the module's doc)."""
+    import json
+
+    starts = sorted((root / "dev").glob("dev*_00_start.jpg"))
+    if not starts:
+        print(f"no renders under {root}/dev (expected devN_00_start.jpg and devN_NN.jpg); "
+              "pass --renders DIR", file=sys.stderr)
+        return 2
+    h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
+    ratios: list[float] = []
+    print(f"{'set-up':8s} {'frames':>6s} {'median ms':>10s} {'median x warp':>14s} "
+          f"{'worst x warp':>13s}")
+    for start in starts:
+        setup = start.name.split("_")[0]
+        gt = json.loads(start.with_suffix(".json").read_text())["gt"]
+        vision = Vision.from_start_frame(cv2.imread(str(start)),
+                                         np.asarray(gt["board_corners"], np.float64))
+        names = sorted((root / "dev").glob(f"{setup}_[0-9][0-9].jpg"))
+        frames = [cv2.imread(str(f)) for f in names]
+        for frame in frames:
+            vision.observe(frame)
+        ms, mine = [], []
+        for frame in frames:
+            warp = _best(lambda f=frame: cv2.warpPerspective(f, h, (1280, 960)), n)
+            read = _best(lambda f=frame, v=vision: v.observe(f), n)
+            ms.append(read * 1e3)
+            mine.append(read / warp)
+        ratios += mine
+        print(f"{setup:8s} {len(frames):6d} {statistics.median(ms):10.2f} "
+              f"{statistics.median(mine):14.2f} {max(mine):13.2f}")
+    ratios.sort()
+    print(f"all {len(ratios)} frames: median {statistics.median(ratios):.2f} x warp, "
+          f"90th percentile {ratios[int(0.9 * (len(ratios) - 1))]:.2f}, worst {ratios[-1]:.2f}; "
+          f"{sum(r <= 3.0 for r in ratios)} of {len(ratios)} within 3x")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frame", help="a frame to read (default: a synthetic mid-game frame)")
     ap.add_argument("--start", help="starting-position frame to calibrate from")
     ap.add_argument("--corners", help="surface corners of the start frame x,y;x,y;x,y;x,y")
     ap.add_argument("-n", type=int, default=30, help="repetitions (median is reported)")
+    ap.add_argument("--renders", nargs="?", type=Path,
+                    const=Path(__file__).resolve().parents[2] / "shared" / "renders",
+                    help="time every frame of the renders instead (default ../shared/renders)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.renders is not None:
+        return renders_table(args.renders, min(args.n, 5))
     if args.frame and args.start and args.corners:
         start = cv2.imread(args.start)
         frame = cv2.imread(args.frame)
