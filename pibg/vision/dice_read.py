@@ -307,30 +307,48 @@ def _explain(
     False the size is only the crop's side (a labelled box: the die fills it, sides and all);
     when True it is the die's edge, known from the board's geometry, and the checks tighten.
     """
+    return _explain_many([holes], size, centre, rot, cfg, known)[0]
+
+
+def _explain_many(
+    sets: list[list[tuple[float, float, float, float]]],
+    size: float,
+    centre: tuple[float, float],
+    rot: FloatArray,
+    cfg: DiceConfig,
+    known: bool = False,
+) -> list[list[_Fit]]:
+    """:func:`_explain` of each of several sets of pip candidates (the spots and the levels
+    of one crop), all at once: each value's subsets of every set are screened and fitted in
+    one batch, so numpy's cost per call is paid once per value, not once per set. Every step
+    is row by row, so each set's explanations are those it gets alone."""
     step_lo, step_hi = (cfg.known_step_min, cfg.known_step_max) if known else (
         cfg.step_min, cfg.step_max)
     rad_many = cfg.known_unexplained_radius if known else cfg.one_unexplained_radius
     area_hi = cfg.known_pip_area_max if known else cfg.pip_area_max
 
-    fits: list[_Fit] = []
-    if not holes:
-        return fits
-    xy = np.array([(h[0], h[1]) for h in holes], dtype=np.float64)
-    areas = np.array([h[2] for h in holes], dtype=np.float64)
+    out: list[list[_Fit]] = [[] for _ in sets]
+    live = [i for i, holes in enumerate(sets) if holes]
+    if not live:
+        return out
+    xy = {i: np.array([(h[0], h[1]) for h in sets[i]], dtype=np.float64) for i in live}
+    areas = {i: np.array([h[2] for h in sets[i]], dtype=np.float64) for i in live}
     # only round candidates count against an explanation that leaves them out: a streak of
     # light along a bevel or over a glossy face is no pip
-    roundish = [(i, x, y, area) for i, (x, y, area, rd) in enumerate(holes)
-                if rd >= cfg.unexplained_roundness]
+    roundish = {i: [(j, x, y, area) for j, (x, y, area, rd) in enumerate(sets[i])
+                    if rd >= cfg.unexplained_roundness] for i in live}
     crop_area = size * size
     crop_side = 2.0 * max(centre) + 1.0
-    n = len(holes)
     for value in range(1, 7):
-        if value > n:
+        here = [i for i in live if len(sets[i]) >= value]
+        if not here:
             break
-        # every subset of ``value`` holes, screened all at once on size and centring
-        subs = _combos(n, value)
-        a_all = areas[subs]  # (C, value)
-        pts_all = xy[subs]  # (C, value, 2)
+        # every subset of ``value`` holes of every set, screened all at once on size and
+        # centring; ``first[k]`` is set ``here[k]``'s first row
+        subs = [_combos(len(sets[i]), value) for i in here]
+        first = np.cumsum([0] + [len(sub) for sub in subs])
+        a_all = np.concatenate([areas[i][sub] for i, sub in zip(here, subs, strict=True)])
+        pts_all = np.concatenate([xy[i][sub] for i, sub in zip(here, subs, strict=True)])
         c_all = _mean(pts_all, 1)  # (C, 2)
         off_all = np.hypot(c_all[:, 0] - centre[0], c_all[:, 1] - centre[1]) / crop_side
         if value == 1:
@@ -338,8 +356,8 @@ def _explain(
             ok = ((a_all[:, 0] >= one_min * crop_area)
                   & (a_all[:, 0] <= cfg.one_area_max * crop_area)
                   & (off_all <= cfg.one_offset_max))
-            if known:  # a lone pip must be round (subset i is hole i)
-                ok &= ~(np.array([h[3] for h in holes]) < cfg.one_roundness)
+            if known:  # a lone pip must be round (subset j is hole j)
+                ok &= ~(np.array([h[3] for i in here for h in sets[i]]) < cfg.one_roundness)
             keep = np.flatnonzero(ok)
             if not len(keep):
                 continue
@@ -377,25 +395,34 @@ def _explain(
             spread = _size_spread(a_all[keep])
             cost = resid + cfg.offset_weight * off_all[keep] + cfg.size_spread_weight * spread
             radius = np.maximum(cfg.unexplained_radius * step, rad_many * size)
-        # penalise pip-like candidates the explanation leaves out
         med = _row_quantile(a_all[keep], 0.5)
-        left_out = _unexplained(roundish, subs[keep], c_all[keep], med, radius,
-                                0.15 if value == 1 else 0.4)
-        # the first of the cheapest: a later subset must cost strictly less
-        best, best_cost = 0, math.inf
-        for b, (total, missed) in enumerate(zip(cost.tolist(), left_out, strict=True)):
-            for _ in range(missed):  # one at a time: ``missed * cost`` may round otherwise
-                total += cfg.unexplained_cost
-            if b == 0 or total < best_cost:
-                best, best_cost = b, total
-        j = int(keep[best])
-        pts, c = pts_all[j], c_all[j]
-        aspect = _affine_aspect(pts, value, float(angle[best])) if value >= 4 else 1.0
-        fits.append(_Fit(value, best_cost, (float(c[0]), float(c[1])), float(step[best]),
-                         float(angle[best]), aspect,
-                         tuple((float(p[0]), float(p[1])) for p in pts),
-                         pip_area=float(med[best])))
-    return fits
+        # each set's rows of ``keep`` (in order, as ``keep`` is)
+        bounds = np.searchsorted(keep, first).tolist()
+        costs = cost.tolist()
+        for k, i in enumerate(here):
+            lo, hi = bounds[k], bounds[k + 1]
+            if lo == hi:
+                continue
+            rows = keep[lo:hi]
+            # penalise pip-like candidates the explanation leaves out
+            left_out = _unexplained(roundish[i], subs[k][rows - first[k]], c_all[rows],
+                                    med[lo:hi], radius[lo:hi], 0.15 if value == 1 else 0.4)
+            # the first of the cheapest: a later subset must cost strictly less
+            best, best_cost = 0, math.inf
+            for b, (total, missed) in enumerate(zip(costs[lo:hi], left_out, strict=True)):
+                for _ in range(missed):  # one at a time: ``missed * cost`` may round otherwise
+                    total += cfg.unexplained_cost
+                if b == 0 or total < best_cost:
+                    best, best_cost = b, total
+            j = int(rows[best])
+            pts, c = pts_all[j], c_all[j]
+            at = lo + best
+            aspect = _affine_aspect(pts, value, float(angle[at])) if value >= 4 else 1.0
+            out[i].append(_Fit(value, best_cost, (float(c[0]), float(c[1])), float(step[at]),
+                               float(angle[at]), aspect,
+                               tuple((float(p[0]), float(p[1])) for p in pts),
+                               pip_area=float(med[at])))
+    return out
 
 
 def _size_spread(areas: FloatArray) -> FloatArray:
@@ -495,34 +522,46 @@ def _all_fits(
     if known and not any(math.hypot(b[0] - centre[0], b[1] - centre[1]) < cfg.spot_near * size
                          for b in blobs):
         return fits, scale, dist
-    blob_best: _Fit | None = None
-    if cfg.use_blobs:
-        blob_fits = _explain(blobs, size, centre, rot, cfg, known)
-        if blob_fits:
-            blob_best = min(blob_fits, key=lambda f: (f.cost, -f.value))
     seen: dict[tuple[tuple[int, int, bool], ...], list[_Fit]] = {}
+
+    def explain_levels(levels: list[float], spots: list[list[tuple[float, float, float, float]]]
+                       ) -> list[list[_Fit]]:
+        """Each level's best explanation added to ``fits`` (in order); ``spots``' sets
+        explained in the same batch (see :func:`_explain_many`), and returned."""
+        cut = [_holes(dist, level, cfg, die_frac) for level in levels]
+        keys: list[tuple[tuple[int, int, bool], ...] | None] = []
+        todo: dict[tuple[tuple[int, int, bool], ...], list[tuple[float, float, float, float]]]
+        todo = {}
+        for found in cut:
+            key = None
+            if found is not None and cfg.use_levels:
+                # neighbouring levels often cut the same holes, a little larger or smaller:
+                # the same explanation holds
+                key = tuple((round(x), round(y), rd >= cfg.one_roundness)
+                            for x, y, _, rd in found[0])
+                if key not in seen and key not in todo:
+                    todo[key] = found[0]
+            keys.append(key)
+        got = _explain_many(spots + list(todo.values()), size, centre, rot, cfg, known)
+        seen.update(zip(todo, got[len(spots):], strict=True))
+        for found, key in zip(cut, keys, strict=True):
+            if found is not None and key is not None and seen[key]:
+                best = min(seen[key], key=lambda f: (f.cost, -f.value))
+                fits.append(dataclasses.replace(best, face=found[1]))
+        return got[:len(spots)]
+
     quick = [lv for lv in cfg.quick_levels if known]
-    levels = quick + [lv for lv in cfg.levels if lv not in quick]
+    rest = [lv for lv in cfg.levels if lv not in quick]
+    got = explain_levels(quick or rest, [blobs] if cfg.use_blobs else [])
+    blob_best: _Fit | None = None
+    if got and got[0]:
+        blob_best = min(got[0], key=lambda f: (f.cost, -f.value))
     easy = False
-    for i, level in enumerate(levels):
-        if (i == len(quick) and quick and blob_best is not None
-                and _agree(fits, blob_best, quick, cfg)):
-            easy = True
-            break  # the spots and a few levels agree, each fitting well: read
-        found = _holes(dist, level, cfg, die_frac)
-        if found is None:
-            continue
-        holes, face_shape = found
-        if cfg.use_levels:
-            # neighbouring levels often cut the same holes, a little larger or smaller: the
-            # same explanation holds
-            key = tuple((round(x), round(y), rd >= cfg.one_roundness) for x, y, _, rd in holes)
-            if key not in seen:
-                seen[key] = _explain(holes, size, centre, rot, cfg, known)
-            level_fits = seen[key]
-            if level_fits:
-                best = min(level_fits, key=lambda f: (f.cost, -f.value))
-                fits.append(dataclasses.replace(best, face=face_shape))
+    if quick and rest:
+        if blob_best is not None and _agree(fits, blob_best, quick, cfg):
+            easy = True  # the spots and a few levels agree, each fitting well: read
+        else:
+            explain_levels(rest, [])
     if blob_best is not None:
         fits.extend([blob_best] * cfg.blob_votes)
     # the grid reader (for a die of known size) only where the pip readers are in doubt
