@@ -71,9 +71,13 @@ def _best(fn, n: int) -> float:
     return statistics.median(times)
 
 
-def renders_table(root: Path, n: int) -> int:
-    """Time every ``dev`` frame of the renders under ``root`` (see the module's doc)."""
+def renders_table(root: Path, n: int, profile: int = 0) -> int:
+    """Time every ``dev`` frame of the renders under ``root`` (see the module's doc); with
+    ``profile``, then read every frame once more under cProfile and print that many of the
+    functions taking the most time (cumulative), to see where the time goes."""
+    import cProfile
     import json
+    import pstats
 
     starts = sorted((root / "dev").glob("dev*_00_start.jpg"))
     if not starts:
@@ -82,6 +86,7 @@ def renders_table(root: Path, n: int) -> int:
         return 2
     h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
     ratios: list[float] = []
+    prof: cProfile.Profile | None = None
     print(f"{'set-up':8s} {'frames':>6s} {'median ms':>10s} {'median x warp':>14s} "
           f"{'worst x warp':>13s}")
     for start in starts:
@@ -102,10 +107,20 @@ def renders_table(root: Path, n: int) -> int:
         ratios += mine
         print(f"{setup:8s} {len(frames):6d} {statistics.median(ms):10.2f} "
               f"{statistics.median(mine):14.2f} {max(mine):13.2f}")
+        if profile:
+            prof = prof or cProfile.Profile()
+            prof.enable()
+            for frame in frames:
+                vision.observe(frame)
+            prof.disable()
     ratios.sort()
     print(f"all {len(ratios)} frames: median {statistics.median(ratios):.2f} x warp, "
           f"90th percentile {ratios[int(0.9 * (len(ratios) - 1))]:.2f}, worst {ratios[-1]:.2f}; "
           f"{sum(r <= 3.0 for r in ratios)} of {len(ratios)} within 3x")
+    if prof is not None:
+        print(f"\nwhere the time goes, every frame read once more under cProfile (its overhead "
+              f"included), the {profile} costliest functions:")
+        pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
     return 0
 
 
@@ -118,10 +133,12 @@ def main() -> int:
     ap.add_argument("--renders", nargs="?", type=Path,
                     const=Path(__file__).resolve().parents[2] / "shared" / "renders",
                     help="time every frame of the renders instead (default ../shared/renders)")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="with --renders: also print the N functions taking the most time")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.renders is not None:
-        return renders_table(args.renders, min(args.n, 5))
+        return renders_table(args.renders, min(args.n, 5), args.profile)
     if args.frame and args.start and args.corners:
         start = cv2.imread(args.start)
         frame = cv2.imread(args.frame)
