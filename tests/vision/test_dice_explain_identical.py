@@ -97,3 +97,23 @@ def test_layout_costs_match_the_summed_form_bit_for_bit() -> None:
             want = (d.min(axis=3).mean(axis=2) + d.min(axis=2).mean(axis=2)) / 2.0 / step
             cost, got_step = D._layout_costs(q, rms_q, placed, rms_l)
             assert np.array_equal(cost, want) and np.array_equal(got_step, step)
+
+
+@pytest.mark.parametrize("name", ["default", "loose"])
+def test_explaining_sets_together_gives_what_each_gets_alone(name: str) -> None:
+    # a crop's spots and levels are explained in one batch (``_explain_many``): every step
+    # is row by row, so each set's explanations must be bit for bit those it gets alone,
+    # whatever else shares the batch (sets of one to seven holes, an empty one among them)
+    cfg = {"default": DEFAULT_CONFIG, "loose": _LOOSE}[name]
+    rot = D._rotations(cfg.angle_step)
+    cases = [c for c in _cases() if c["config"] == name]
+    found = 0
+    for first in range(0, len(cases), 10):
+        group = cases[first:first + 10]
+        size, centre, known = group[0]["size"], tuple(group[0]["centre"]), group[0]["known"]
+        sets = [[tuple(h) for h in c["holes"]] for c in group] + [[]]
+        together = D._explain_many(sets, size, centre, rot, cfg, known)
+        alone = [D._explain(h, size, centre, rot, cfg, known) for h in sets]
+        assert together == alone
+        found += sum(len(f) for f in together)
+    assert found > 50  # explanations found, not only empty lists
