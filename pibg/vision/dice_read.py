@@ -619,6 +619,19 @@ def _patterns() -> tuple[tuple[int, npt.NDArray[np.bool_]], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1)
+def _pattern_cells() -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
+    """Each of :func:`_patterns`' on-cells and off-cells as row numbers (cheaper to take
+    than a boolean mask)."""
+    return tuple((np.flatnonzero(on), np.flatnonzero(~on)) for _, on in _patterns())
+
+
+@functools.lru_cache(maxsize=8)
+def _median_step(size: float, cfg: DiceConfig) -> float:
+    """The median step of :func:`_grid_offsets`' placements."""
+    return float(np.median(_grid_offsets(size, cfg)[1]))
+
+
 @functools.lru_cache(maxsize=8)
 def _grid_offsets(size: float, cfg: DiceConfig) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The searched placements of the 3 x 3 grid, centred on (0, 0): cell positions
@@ -656,7 +669,7 @@ def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: 
     cells).
     """
     pos, step_of, angle_of = _grid_offsets(round(size, 1), cfg)
-    sigma = max(0.6, cfg.grid_blur * float(np.median(step_of)))
+    sigma = max(0.6, cfg.grid_blur * _median_step(round(size, 1), cfg))
     g = cv2.GaussianBlur(dist, (0, 0), sigma)
     mx = pos[..., 0] + np.float32(centre[0])
     my = pos[..., 1] + np.float32(centre[1])
@@ -664,10 +677,10 @@ def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: 
     cols = np.ascontiguousarray(np.asarray(vals, np.float32).T)  # (9, N): a row per cell
     total = cols.sum(axis=0)
     best: tuple[float, int, int, npt.NDArray[np.bool_]] | None = None
-    for value, on in _patterns():
-        v_on, v_off = cols[on], cols[~on]
+    for (value, on), (on_at, off_at) in zip(_patterns(), _pattern_cells(), strict=True):
+        v_on, v_off = cols[on_at], cols[off_at]
         sum_on = v_on.sum(axis=0)
-        n_on = int(on.sum())
+        n_on = len(on_at)
         contrast = sum_on / n_on - (total - sum_on) / (9 - n_on)
         margin = v_on.min(axis=0) - v_off.max(axis=0)
         ok = contrast >= cfg.grid_min_contrast
