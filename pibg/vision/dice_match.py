@@ -241,7 +241,7 @@ def match_face(patch: Image, edge: float, config: DiceConfig = DEFAULT_CONFIG
             num = amp * s - bank.area[j] * bank.mean[j][:, None] * mu[here][None, :]
             ncc = num / (bank.norm[j][:, None]
                          * np.sqrt(bank.area[j] * np.maximum(var, _PLAIN))[None, :])
-            total += np.where(plain[None, :], 0.0, ncc)
+            total += np.where(plain[None, :], 0.0, ncc) if plain.any() else ncc
         total /= 2.0
         best.append((total.max(1), total.argmax(1)))
     scores = np.stack([b[0] for b in best])  # (S, K)
