@@ -188,6 +188,9 @@ def main() -> int:
     else:
         print(f"peak RSS, whole run:            {rss_mb:7.1f} MB (target <= 150 MB while "
               "reading; this platform cannot reset the peak, so it counts everything)")
+    if not args.frame:
+        print("(one easy synthetic throw: frames of real-looking boards read slower; "
+              "time them with --renders)")
     return 0
 
 
