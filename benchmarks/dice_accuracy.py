@@ -191,9 +191,11 @@ def _render_job(path_s: str) -> dict[str, int]:
 
 
 def _score(dice: list[dict[str, Any]], where: list[Any], reads: list[Any], reach: float,
-           out: dict[str, Any], session: str | None = None) -> None:
+           out: dict[str, Any], session: str | None = None, frame: str = "") -> None:
     """Match labelled dice (their top-face centres ``where``) with reads within ``reach``
-    pixels and count flat dice read right, cocked dice read flat and reads of no die."""
+    pixels and count flat dice read right, cocked dice read flat and reads of no die; with
+    ``session``, each die the stage got wrong is listed under ``out["misses"]`` too."""
+    misses: list[str] = out.setdefault("misses", []) if session is not None else []
     used: set[int] = set()
     for d, (px, py) in zip(dice, where, strict=True):
         near = [(math.hypot(r.x - px, r.y - py), i) for i, r in enumerate(reads)]
@@ -203,17 +205,25 @@ def _score(dice: list[dict[str, Any]], where: list[Any], reads: list[Any], reach
             used.add(min(near)[1])
         if d.get("occluded"):
             continue
+        got = "nothing" if hit is None else f"{hit.value}{'' if hit.flat else ' not flat'}"
+        at = f"{frame} die at ({px:.0f}, {py:.0f})"
         if d["cocked"]:
             out["cocked_n"] += 1
             out["cocked_flat"] += int(hit is not None and hit.flat)
+            if hit is not None and hit.flat:
+                misses.append(f"{at}: cocked {d['value']}, read flat {hit.value}")
         else:
             right = hit is not None and hit.flat and hit.value == d["value"]
             out["flat_n"] += 1
             out["flat_ok"] += int(right)
+            if not right:
+                misses.append(f"{at}: flat {d['value']}, read {got}")
             if session is not None:
                 out[f"session {session} n"] = out.get(f"session {session} n", 0) + 1
                 out[f"session {session} ok"] = out.get(f"session {session} ok", 0) + int(right)
     out["false"] += sum(1 for i in range(len(reads)) if i not in used)
+    misses += [f"{frame} read {r.value} at ({r.x:.0f}, {r.y:.0f}): no die there"
+               for i, r in enumerate(reads) if i not in used]
 
 
 def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
@@ -231,7 +241,7 @@ def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
 # --- the whole vision stage ---------------------------------------------------------------------
 
 
-def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
+def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, Any]:
     from pibg.vision.calibrate import locate_board
     from pibg.vision.geometry import VisionConfig
     from pibg.vision.pipeline import Vision
@@ -246,8 +256,8 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
     if auto:
         corners, on_rims = locate_board(VisionConfig(), image)
     vision = Vision.from_start_frame(image, corners, corners_on_rims=on_rims)
-    out = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0, "false": 0,
-           "frames": 0, "seconds": 0.0}
+    out: dict[str, Any] = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0,
+                           "false": 0, "frames": 0, "seconds": 0.0, "misses": []}
     for f in files:
         gt = json.loads(Path(f).read_text())["gt"]
         if gt.get("hand"):
@@ -261,12 +271,13 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, float]:
         out["frames"] += 1
         point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
         dice = gt.get("dice") or []
-        _score(dice, [d["top_center"] for d in dice], reads, 0.5 * point_w, out, name)
+        _score(dice, [d["top_center"] for d in dice], reads, 0.5 * point_w, out, name,
+               Path(f).stem)
     return out
 
 
 def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = False
-                     ) -> dict[str, float] | None:
+                     ) -> dict[str, Any] | None:
     sessions: list[tuple[str, str, list[str]]] = []
     for start in sorted((root / "renders/dev").glob("dev*_00_start.jpg")):
         name = start.name.split("_")[0]
@@ -281,10 +292,10 @@ def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = Fals
         return None
     if limit:
         sessions = [(s, n, f[:limit]) for s, n, f in sessions]
-    total: dict[str, float] = {}
+    total: dict[str, Any] = {}
     for res in _map(_session_job, [(*s, auto) for s in sessions], jobs):
         for k, v in res.items():
-            total[k] = total.get(k, 0) + v
+            total[k] = total.get(k, [] if isinstance(v, list) else 0) + v
     return total
 
 
@@ -340,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
     ap.add_argument("--auto-corners", action="store_true",
                     help="calibrate the vision stage on the board finder's corners")
+    ap.add_argument("--misses", action="store_true",
+                    help="list every die the whole vision stage got wrong on the renders")
     restyle.add_options(ap)
     args = ap.parse_args(argv)
     global _STYLE
@@ -374,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
                  and k.endswith(" n")]
         print("renders pipeline by session (flat): " + ", ".join(
             f"{n} {int(p[f'session {n} ok'])}/{int(p[f'session {n} n'])}" for n in names))
+        if args.misses:
+            for line in p.get("misses", []):
+                print(f"  miss: {line}")
     n, ok = sim_demo(args.limit)
     print(_row("sim demo match frames (pipeline)", n, ok))
     return 0
