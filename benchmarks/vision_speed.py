@@ -40,6 +40,10 @@ from pibg.vision.geometry import START_POINTS
 from pibg.vision.motion import MotionDetector
 from pibg.vision.pipeline import Vision
 
+#: The homography of the reference warp (a slight tilt and shift: every output pixel is
+#: interpolated, as in a real top-down warp).
+_WARP = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
+
 
 def _reset_peak_rss() -> bool:
     """Start the kernel's peak-RSS count (VmHWM) afresh (Linux); False where it cannot."""
@@ -84,7 +88,6 @@ def renders_table(root: Path, n: int, profile: int = 0) -> int:
         print(f"no renders under {root}/dev (expected devN_00_start.jpg and devN_NN.jpg); "
               "pass --renders DIR", file=sys.stderr)
         return 2
-    h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
     ratios: list[float] = []
     prof: cProfile.Profile | None = None
     print(f"{'set-up':8s} {'frames':>6s} {'median ms':>10s} {'median x warp':>14s} "
@@ -100,7 +103,7 @@ def renders_table(root: Path, n: int, profile: int = 0) -> int:
             vision.observe(frame)
         ms, mine = [], []
         for frame in frames:
-            warp = _best(lambda f=frame: cv2.warpPerspective(f, h, (1280, 960)), n)
+            warp = _best(lambda f=frame: cv2.warpPerspective(f, _WARP, (1280, 960)), n)
             read = _best(lambda f=frame, v=vision: v.observe(f), n)
             ms.append(read * 1e3)
             mine.append(read / warp)
@@ -154,8 +157,7 @@ def main() -> int:
     empty = None if args.frame and args.start and args.corners else render(SimScene(pts, seed=6))
     whole_run_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     reset = _reset_peak_rss()
-    h = np.array([[1.0, 0.02, 3.0], [0.01, 1.0, 2.0], [1e-5, 1e-5, 1.0]])
-    warp = _best(lambda: cv2.warpPerspective(frame, h, (1280, 960)), args.n)
+    warp = _best(lambda: cv2.warpPerspective(frame, _WARP, (1280, 960)), args.n)
     vision.observe(frame)  # warm up
     read = _best(lambda: vision.observe(frame), args.n)
     vision_nodice = Vision(vision.calibration, vision.config, read_dice=False)
