@@ -205,7 +205,6 @@ def _score(dice: list[dict[str, Any]], where: list[Any], reads: list[Any], reach
             used.add(min(near)[1])
         if d.get("occluded"):
             continue
-        got = "nothing" if hit is None else f"{hit.value}{'' if hit.flat else ' not flat'}"
         at = f"{frame} die at ({px:.0f}, {py:.0f})"
         if d["cocked"]:
             out["cocked_n"] += 1
@@ -217,6 +216,8 @@ def _score(dice: list[dict[str, Any]], where: list[Any], reads: list[Any], reach
             out["flat_n"] += 1
             out["flat_ok"] += int(right)
             if not right:
+                got = ("nothing" if hit is None
+                       else f"{hit.value}{'' if hit.flat else ' not flat'}")
                 misses.append(f"{at}: flat {d['value']}, read {got}")
             if session is not None:
                 out[f"session {session} n"] = out.get(f"session {session} n", 0) + 1

@@ -627,15 +627,11 @@ def _pattern_cells() -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]],
 
 
 @functools.lru_cache(maxsize=8)
-def _median_step(size: float, cfg: DiceConfig) -> float:
-    """The median step of :func:`_grid_offsets`' placements."""
-    return float(np.median(_grid_offsets(size, cfg)[1]))
-
-
-@functools.lru_cache(maxsize=8)
-def _grid_offsets(size: float, cfg: DiceConfig) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _grid_offsets(size: float, cfg: DiceConfig
+                  ) -> tuple[FloatArray, FloatArray, FloatArray, float]:
     """The searched placements of the 3 x 3 grid, centred on (0, 0): cell positions
-    ``(N, 9, 2)``, each placement's step ``(N,)`` and angle in degrees ``(N,)``."""
+    ``(N, 9, 2)``, each placement's step ``(N,)`` and angle in degrees ``(N,)``, and the
+    steps' median."""
     angles = np.arange(0.0, 90.0, cfg.grid_angle_step)
     steps = size * np.asarray(cfg.grid_steps, np.float64)
     r = cfg.grid_search * size
@@ -652,7 +648,8 @@ def _grid_offsets(size: float, cfg: DiceConfig) -> tuple[FloatArray, FloatArray,
     n_a, n_s, n_o = len(angles), len(steps), len(shift)
     step_of = np.broadcast_to(steps[None, :, None], (n_a, n_s, n_o)).ravel()
     angle_of = np.broadcast_to(angles[:, None, None], (n_a, n_s, n_o)).ravel()
-    return pos.reshape(-1, 9, 2).astype(np.float32), step_of, angle_of
+    return (pos.reshape(-1, 9, 2).astype(np.float32), step_of, angle_of,
+            float(np.median(step_of)))
 
 
 def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: DiceConfig
@@ -668,8 +665,8 @@ def _grid_read(dist: FloatArray, size: float, centre: tuple[float, float], cfg: 
     pip to be found as a separate spot (blurred pips that run together still light their
     cells).
     """
-    pos, step_of, angle_of = _grid_offsets(round(size, 1), cfg)
-    sigma = max(0.6, cfg.grid_blur * _median_step(round(size, 1), cfg))
+    pos, step_of, angle_of, median_step = _grid_offsets(round(size, 1), cfg)
+    sigma = max(0.6, cfg.grid_blur * median_step)
     g = cv2.GaussianBlur(dist, (0, 0), sigma)
     mx = pos[..., 0] + np.float32(centre[0])
     my = pos[..., 1] + np.float32(centre[1])
