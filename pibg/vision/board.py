@@ -586,6 +586,13 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         bwd[p, :n_st] = after.max(0)
         mm[p, o] = (after + fwd[p][None, :n_st]).max(1)
     best_o = np.argmax(mm, 1)
+    final = fwd[n_pts, :n_st] + bwd[n_pts, :n_st]
+    if not _reaches(best_o, nxt_idx, opts, bwd[n_pts, :n_st], float(final.max())):
+        # two readings tie (each place's colour evidence is clipped, so swapping colours
+        # can cost the same): each point's best option then comes from either, and
+        # together they break the rule of 15 (render dev3_03 in light scaled to 1.3 read
+        # Black's points as White's). Take one best reading whole, traced back.
+        best_o = _traced(fwd, opts, live, prv_idx, best_o, int(np.argmax(final)))
     run = np.where(best_o <= k, best_o, best_o - k).astype(np.int64)
     colour = np.where(best_o == 0, EMPTY, np.where(best_o <= k, WHITE, BLACK)).astype(np.int8)
     off, hidden, conf = {}, {}, {}
@@ -600,6 +607,42 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         hidden[c] = 15 - f - bar[c] - off[c]
         conf[c] = max(tray[c][1], 0.95) if abs(off[c] - tray[c][0]) < 0.75 else 0.5
     return JointRead(run, colour, off, hidden, mm, conf)
+
+
+def _reaches(choice: Array, nxt_idx: Array, opts: Array, end: Array, best: float) -> bool:
+    """Whether taking ``choice`` (an option per point) in turn, then the trays' ``end``
+    score of the state it leads to, scores ``best``: a reading the rule of 15 allows, and
+    a best one."""
+    state, score = 0, 0.0
+    for p, o in enumerate(choice.tolist()):
+        state = int(nxt_idx[o, state])
+        if state >= nxt_idx.shape[1]:
+            return False
+        score += float(opts[p, o])
+    score += float(end[state])
+    return score >= best - 1e-3 * max(1.0, abs(best))
+
+
+def _traced(fwd: Array, opts: Array, live: list[Array], prv_idx: Array, prefer: Array,
+            state: int) -> Array:
+    """One best reading whole: from the best end ``state`` back through the forward scores
+    ``fwd``, at each point the option (``prefer``'s where it is one) that led there."""
+    n_pts = len(live)
+    n_st = prv_idx.shape[2]
+    out = np.zeros(n_pts, np.int64)
+    for p in range(n_pts - 1, -1, -1):
+        o_live = live[p]
+        order = sorted(o_live.tolist(), key=lambda o: o != int(prefer[p]))
+        for o in order:
+            before = prv_idx[o, :, state]
+            ok = before[before < n_st]
+            hit = ok[fwd[p][ok] + opts[p, o] == fwd[p + 1, state]]
+            if len(hit):
+                out[p], state = o, int(hit[0])
+                break
+        else:  # unreachable: fwd[p + 1, state] came from one of these
+            raise AssertionError(f"no option leads to state {state} at point {p}")
+    return out
 
 
 #: the probability a full point holds one more checker in a second layer than the tray's
@@ -678,5 +721,16 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
                     if e + de >= 0:
                         key = base + sign * (e + de)
                         dist[key] = dist.get(key, 0.0) + keep * pe * w
-        reads.append(RegionRead.from_mapping({n: v for n, v in dist.items() if v > 1e-5}))
+        probs = {n: v for n, v in dist.items() if v > 1e-5}
+        n_jr, c_jr = int(jr.run[p]), int(jr.colour[p])
+        o_jr = 0 if n_jr == 0 or c_jr == EMPTY else n_jr if c_jr == WHITE else k + n_jr
+        if o_jr != int(np.argmax(jr.options[p])):
+            # the reading taken whole ties here with another (see joint_counts): of counts
+            # as likely, its colour's come first
+            side = 0 if o_jr == 0 else 1 if c_jr == WHITE else -1
+            items = sorted(probs.items(),
+                           key=lambda kv: (-kv[1], int(np.sign(kv[0])) != side, abs(kv[0])))
+            reads.append(RegionRead(tuple((int(n), float(v)) for n, v in items)))
+        else:
+            reads.append(RegionRead.from_mapping(probs))
     return tuple(reads)

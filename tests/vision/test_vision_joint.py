@@ -173,3 +173,26 @@ def test_frame_inside_the_tray_would_count_as_a_checker() -> None:
 
     cfg = dataclasses.replace(VisionConfig(), tray_frame_ratio=1e9)
     assert _pile(cfg, 14, 3) - _pile(cfg, 0, 3) > 1.0
+
+
+def test_two_readings_as_likely_are_taken_one_whole_not_mixed() -> None:
+    # White has 14 checkers plainly seen and Black 14; points 10 and 20 hold one checker
+    # each whose colour nothing tells (as when light colours clip). One must be White and
+    # the other Black: either way is as likely. Each point's likeliest option alone says
+    # White on both, 16 White checkers; the reading must be one of the two whole.
+    white = {6: 4, 8: 3, 13: 4, 24: 3}
+    black = {1: -3, 12: -4, 17: -3, 19: -4}
+    logits, reading = _evidence(white | black, {})
+    for p in (9, 19):
+        logits[p, 0], reading.d_white[p, 0], reading.d_black[p, 0] = 6.0, 20.0, 20.0
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    assert {int(jr.colour[9]), int(jr.colour[19])} == {B.WHITE, B.BLACK}
+    assert jr.off == {B.WHITE: 0, B.BLACK: 0}
+    reads = B.joint_point_reads(jr, K)
+    signed = [r.count for r in reads]
+    assert sum(v for v in signed if v > 0) == 15
+    assert sum(-v for v in signed if v < 0) == 15
+    for p in (9, 19):  # and the referee still sees both colours as likely there
+        assert reads[p].prob(1) == pytest.approx(reads[p].prob(-1))
