@@ -449,6 +449,9 @@ class JointRead:
     hidden: dict[int, int]  #: colour -> checkers in a second layer
     options: Array  #: (24, 2K+1) max-marginal log-score of each option (0, W1..WK, B1..BK)
     tray_conf: dict[int, float]  #: colour -> how sure the tray count is (0-1)
+    #: points (0-based; 24 and 25 the bar's sides) read otherwise by another reading as
+    #: likely: the frame does not tell where a checker is hidden or one too many is seen
+    ties: tuple[int, ...] = ()
 
 
 def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotReading
@@ -587,12 +590,16 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         mm[p, o] = (after + fwd[p][None, :n_st]).max(1)
     best_o = np.argmax(mm, 1)
     final = fwd[n_pts, :n_st] + bwd[n_pts, :n_st]
+    ties: tuple[int, ...] = ()
     if not _reaches(best_o, nxt_idx, opts, bwd[n_pts, :n_st], float(final.max())):
-        # two readings tie (each place's colour evidence is clipped, so swapping colours
-        # can cost the same): each point's best option then comes from either, and
-        # together they break the rule of 15 (render dev3_03 in light scaled to 1.3 read
-        # Black's points as White's). Take one best reading whole, traced back.
-        best_o = _traced(fwd, opts, live, prv_idx, best_o, int(np.argmax(final)))
+        # Two readings tie (each place's evidence is clipped, so a checker dropped here or
+        # there, or a run's colour swapped, can cost the same): each point's best option
+        # then comes from either, and together they break the rule of 15 (render dev3_03
+        # in light scaled to 1.3 read 23 White checkers). One best reading is taken whole,
+        # and the points the readings differ on are named.
+        whole = _traced(fwd, opts, live, prv_idx, best_o, int(np.argmax(final)))
+        ties = tuple(int(p) for p in np.flatnonzero(whole != best_o))
+        best_o = whole
     run = np.where(best_o <= k, best_o, best_o - k).astype(np.int64)
     colour = np.where(best_o == 0, EMPTY, np.where(best_o <= k, WHITE, BLACK)).astype(np.int8)
     off, hidden, conf = {}, {}, {}
@@ -606,7 +613,7 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         off[c] = int(terms[c][int(full)][1][f])
         hidden[c] = 15 - f - bar[c] - off[c]
         conf[c] = max(tray[c][1], 0.95) if abs(off[c] - tray[c][0]) < 0.75 else 0.5
-    return JointRead(run, colour, off, hidden, mm, conf)
+    return JointRead(run, colour, off, hidden, mm, conf, ties)
 
 
 def _reaches(choice: Array, nxt_idx: Array, opts: Array, end: Array, best: float) -> bool:
@@ -721,16 +728,5 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
                     if e + de >= 0:
                         key = base + sign * (e + de)
                         dist[key] = dist.get(key, 0.0) + keep * pe * w
-        probs = {n: v for n, v in dist.items() if v > 1e-5}
-        n_jr, c_jr = int(jr.run[p]), int(jr.colour[p])
-        o_jr = 0 if n_jr == 0 or c_jr == EMPTY else n_jr if c_jr == WHITE else k + n_jr
-        if o_jr != int(np.argmax(jr.options[p])):
-            # the reading taken whole ties here with another (see joint_counts): of counts
-            # as likely, its colour's come first
-            side = 0 if o_jr == 0 else 1 if c_jr == WHITE else -1
-            items = sorted(probs.items(),
-                           key=lambda kv: (-kv[1], int(np.sign(kv[0])) != side, abs(kv[0])))
-            reads.append(RegionRead(tuple((int(n), float(v)) for n, v in items)))
-        else:
-            reads.append(RegionRead.from_mapping(probs))
+        reads.append(RegionRead.from_mapping({n: v for n, v in dist.items() if v > 1e-5}))
     return tuple(reads)

@@ -244,6 +244,16 @@ class Vision:
         jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
                             {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)})
         run, bar_run = jr.run[:24], jr.run[24:]
+        if jr.ties:
+            # the rule of 15 leaves two readings as likely: a checker hidden or one too many
+            # seen, and the frame does not tell where; better no reading than a guess
+            pts = [str(p + 1) for p in jr.ties if p < 24]
+            where = [f"point{'s' if len(pts) > 1 else ''} {', '.join(pts)}"] if pts else []
+            where += ["the bar"] if any(p >= 24 for p in jr.ties) else []
+            return BoardObservation.unreadable(
+                f"the checkers add up to 15 in two ways as likely, differing on "
+                f"{' and '.join(where)} (something over the board, or a die where a checker "
+                f"would stand?)"), run
         bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
         off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
         # The rule of 15 could only be kept against a clear tray: something hides checkers or

@@ -511,3 +511,15 @@ def test_with_no_checker_on_the_board_a_die_leans_on_the_other() -> None:
                              leans_on="checker", seed=2))
     n, _ = cv2.connectedComponents(np.any(cocked != bare, axis=2).astype(np.uint8))
     assert n - 1 == 1
+
+
+def test_a_sixteenth_checker_makes_the_frame_unreadable_not_four_short(sim_vision: Vision
+                                                                        ) -> None:
+    # A 16th White checker (a spare one on the 3-point): the rule of 15 must drop a White
+    # checker, and each one seen is as plain as the next. Taking each point's likeliest
+    # count alone dropped one on each of the 6, 8 and 13 points and the 3-point's too.
+    points = list(START_POINTS)
+    points[2] = 1
+    obs = sim_vision.observe(render(SimScene(tuple(points))))
+    assert not obs.readable
+    assert obs.reason is not None and "15 in two ways" in obs.reason and "3" in obs.reason
