@@ -252,8 +252,8 @@ class Vision:
             where += ["the bar"] if any(p >= 24 for p in jr.ties) else []
             return BoardObservation.unreadable(
                 f"the checkers add up to 15 in two ways as likely, differing on "
-                f"{' and '.join(where)} (something over the board, or a die where a checker "
-                f"would stand?)"), run
+                f"{' and '.join(where)} (a 16th checker, something over the board, or a die "
+                f"where a checker would stand?)"), run
         bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
         off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
         # The rule of 15 could only be kept against a clear tray: something hides checkers or
