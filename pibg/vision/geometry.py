@@ -247,8 +247,12 @@ def distort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:
     ``p_d = c + (p - c)(1 + k r^2)``, r in half-diagonals; a wide lens bulges (k < 0)."""
     c, d = lens_scale(image_size)
     p = np.asarray(pts, np.float64)
-    r2 = (((p - c) / d) ** 2).sum(-1, keepdims=True)
-    return np.asarray(c + (p - c) * (1.0 + k * r2), np.float64)
+    q = p - c
+    u = q / d
+    # x^2 + y^2 as two products and a sum: the same numbers as squaring and summing over
+    # the last axis, at half the cost (every die crop of a bent lens goes through here)
+    r2 = u[..., 0:1] * u[..., 0:1] + u[..., 1:2] * u[..., 1:2]
+    return np.asarray(c + q * (1.0 + k * r2), np.float64)
 
 
 def undistort(pts: Array, k: float, image_size: tuple[int, int]) -> Array:

@@ -42,3 +42,14 @@ def test_a_bulging_lens_is_learnt_and_read_through(tmp_path: Path) -> None:
     path = tmp_path / "cal.toml"
     vision.calibration.save(path)
     assert Calibration.load(path).distortion == round(vision.calibration.distortion, 4)
+
+
+def test_distort_is_the_radial_formula_bit_for_bit() -> None:
+    # distort takes x^2 + y^2 as two products and a sum; the crops through a bent lens must
+    # be the very pixels of the formula squared and summed over the last axis
+    rng = np.random.default_rng(7)
+    for shape in ((5184, 2), (72, 72, 2), (1, 2)):
+        pts = rng.uniform(-100.0, 1400.0, shape)
+        c = np.array([639.5, 479.5])
+        r2 = (((pts - c) / 800.0) ** 2).sum(-1, keepdims=True)
+        assert np.array_equal(distort(pts, K, (1280, 960)), c + (pts - c) * (1.0 + K * r2))
