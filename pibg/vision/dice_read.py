@@ -33,10 +33,15 @@ _SQUARE = np.ones((3, 3), np.uint8)
 # --- layout matching --------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
 def _rotations(step_deg: float) -> FloatArray:
+    """Rotation matrices every ``step_deg`` degrees over a half turn ``(A, 2, 2)``, made once
+    (read only: every crop's fit shares them)."""
     angles = np.deg2rad(np.arange(0.0, 180.0, step_deg))
     c, s = np.cos(angles), np.sin(angles)
-    return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (A, 2, 2)
+    out = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    out.setflags(write=False)
+    return out
 
 
 def _variants(value: int, spreads: tuple[float, ...]) -> list[FloatArray]:
