@@ -39,7 +39,7 @@ def _rotations(step_deg: float) -> FloatArray:
     (read only: every crop's fit shares them)."""
     angles = np.deg2rad(np.arange(0.0, 180.0, step_deg))
     c, s = np.cos(angles), np.sin(angles)
-    out = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    out: FloatArray = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
     out.setflags(write=False)
     return out
 
