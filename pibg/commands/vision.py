@@ -42,6 +42,8 @@ def register(sub: Any) -> None:
 
 
 def _image(path: str) -> Array:
+    if not Path(path).is_file():  # before OpenCV, which would warn on stderr first
+        raise VisionError(f"no image at {path!r}: check the path")
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         raise VisionError(f"cannot read image {path!r}: give a JPEG or PNG file")

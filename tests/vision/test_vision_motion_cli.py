@@ -14,6 +14,8 @@ from pibg.sim import SimScene, render, sim_corners
 from pibg.vision.geometry import START_POINTS
 from pibg.vision.motion import MotionDetector
 
+DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
+
 
 def test_motion_states() -> None:
     d = MotionDetector()
@@ -60,3 +62,16 @@ def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["calibrate", "--source", "camera", "-o", str(tmp_path / "x.toml")]) == 2
     assert "rig" in capsys.readouterr().err
     assert main(["read", str(start), "--calibration", str(tmp_path / "none.toml")]) == 2
+
+
+def test_a_missing_or_unreadable_image_is_named_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(tmp_path / "nope.png"), "--calibration",
+                 str(DATA / "sim_walnut.toml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no image at" in err and "nope.png" in err
+    junk = tmp_path / "junk.png"
+    junk.write_text("not an image")
+    assert main(["calibrate", str(junk), "-o", str(tmp_path / "x.toml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "cannot read image" in err and "junk.png" in err
