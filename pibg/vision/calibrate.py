@@ -669,6 +669,25 @@ def _refine_corners(corners: Array, score: Callable[[Array], float], s: float
     return c, s
 
 
+def _empty_points(group: Array, bs: Array) -> Array:
+    """The empty board at each place ``(K, 3)`` of six points of one colour on one side
+    (``group`` ``(6, K, 3)``, BGR): each place's median over the six, unless the six split
+    there into two colours (checkers at the base of three points of the six pull the median
+    half way to theirs: a tournament photo's red points then read as White's checkers).
+    Checkers stand from the base and a point's colour changes along it (a red point over a
+    cream field pales towards its tip), so from the tip inwards, where the median lies far
+    (as far as a checker from the board) from the three of the six nearest the empty colour
+    one place further out, those three's median is the empty colour."""
+    lab = B.to_lab(group)
+    out = np.median(group, axis=0)
+    for j in range(group.shape[1] - 2, -1, -1):
+        d = (((lab[:, j] - B.to_lab(out[j + 1][None])[0]) / bs) ** 2).sum(-1)
+        near = np.median(group[np.argsort(d, kind="stable")[:3], j], axis=0)
+        if (((B.to_lab(out[j][None])[0] - B.to_lab(near[None])[0]) / bs) ** 2).sum() > 9.0:
+            out[j] = near
+    return np.asarray(out, np.float32)
+
+
 def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
                          white_home: WhiteHome, profile: str | None = None) -> Calibration:
     """A rough calibration from any frame (no starting position): colours found in the image.
@@ -687,12 +706,12 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
     canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
     img = B.float_image(canon)
     feat = B.sample_discs(cfg, layout, img, layout.point_slots())
+    bs = np.asarray(cfg.background_sigma, np.float32)
     bg = feat.copy()
     for row in (range(0, 12), range(12, 24)):
         for parity in (0, 1):
             pts = [p for p in row if p % 2 == parity]
-            bg[pts] = np.median(feat[pts], axis=0)[None]
-    bs = np.asarray(cfg.background_sigma, np.float32)
+            bg[pts] = _empty_points(feat[pts], bs)[None]
     flab = B.to_lab(feat)
     d = (((flab - B.to_lab(bg)) / bs) ** 2).sum(-1)
     cand = flab[d > 9.0]

@@ -11,7 +11,7 @@ import pytest
 
 from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.sim import SimScene, render, sim_corners
-from pibg.vision.calibrate import Calibration, learn, parse_corners
+from pibg.vision.calibrate import Calibration, _empty_points, learn, parse_corners
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -113,3 +113,26 @@ def test_the_board_finders_corners_are_on_the_rims() -> None:
     corners, on_rims = locate_board(VisionConfig(), frame)
     assert on_rims
     assert learn(VisionConfig(), frame, corners, corners_on_rims=True).rim_lift == 0.0
+
+
+def _red_points(checkers_at: tuple[int, ...]) -> np.ndarray:
+    """Six red points (BGR) paling towards their tips over a cream field, five places each,
+    with a black checker on the first two places of the points listed."""
+    red = np.array([4.0, 3.0, 118.0])
+    cream = np.array([175.0, 185.0, 190.0])
+    group = np.stack([np.stack([red + (cream - red) * (j / 5.0) + i for j in range(5)])
+                      for i in range(6)])
+    for i in checkers_at:
+        group[i, :2] = (22.0, 18.0, 19.0)
+    return group.astype(np.float32)
+
+
+def test_an_empty_point_is_its_own_colour_with_checkers_on_half_its_fellows() -> None:
+    bs = np.asarray(VisionConfig().background_sigma, np.float32)
+    empty = _red_points(())
+    # no checker anywhere: each place is the plain median over the six points
+    assert np.array_equal(_empty_points(empty, bs), np.median(empty, axis=0))
+    # black checkers at the base of three of the six: the base is still red, not half black
+    got = _empty_points(_red_points((1, 3, 4)), bs)
+    assert np.abs(got[:2] - np.median(empty, axis=0)[:2]).max() < 3.0
+    assert np.array_equal(got[2:], np.median(empty, axis=0)[2:])

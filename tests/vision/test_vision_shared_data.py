@@ -303,3 +303,18 @@ def test_a_die_cocked_where_a_checker_would_stand_is_a_die_not_a_checker() -> No
     cocked = [d for d in obs.dice if not d.flat]
     assert len(cocked) == 1
     assert abs(cocked[0].x - 673) < 15 and abs(cocked[0].y - 633) < 15
+
+
+def test_checkers_at_the_base_of_half_a_sides_points_do_not_colour_its_empty_points() -> None:
+    # photos/boards frame0, read from its corners: Black's checkers stand at the base of three
+    # of the six red points of the top row, so the base's median over the six was half red,
+    # half black; White's colour, learnt from the places far from it, took in the red ones,
+    # and the empty red 18-point read as one White checker (and by the rule of 15 the White
+    # checker on the 2-point as none). Every point is read right now.
+    root = shared_path("photos", "boards")
+    labels = json.loads((root / "labels.json").read_text())
+    entry = next(e for e in labels if e["image"] == "frame0.jpg")
+    frame = cv2.imread(str(root / "frame0.jpg"))
+    vision = Vision.from_corners(frame, np.asarray(entry["corners"], float), entry["white_home"])
+    truth = _vision_accuracy()._photo_truth(entry)
+    assert list(vision.observe(frame).signed_points()) == truth
