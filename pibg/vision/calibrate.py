@@ -669,21 +669,31 @@ def _refine_corners(corners: Array, score: Callable[[Array], float], s: float
     return c, s
 
 
+#: squared normalised Lab distance (``background_sigma`` units) past which a place is as far
+#: from the empty board as a checker is
+_CHECKER_FAR = 9.0
+
+
+def _dist2(a: Array, b: Array, bs: Array) -> Array:
+    """Squared Lab distance of ``a`` from ``b`` in units of ``bs`` (over the last axis)."""
+    return np.asarray((((a - b) / bs) ** 2).sum(-1))
+
+
 def _empty_points(group: Array, bs: Array) -> Array:
     """The empty board at each place ``(K, 3)`` of six points of one colour on one side
     (``group`` ``(6, K, 3)``, BGR): each place's median over the six, unless the six split
     there into two colours (checkers at the base of three points of the six pull the median
     half way to theirs: a tournament photo's red points then read as White's checkers).
     Checkers stand from the base and a point's colour changes along it (a red point over a
-    cream field pales towards its tip), so from the tip inwards, where the median lies far
-    (as far as a checker from the board) from the three of the six nearest the empty colour
-    one place further out, those three's median is the empty colour."""
+    cream field pales towards its tip), so from the tip inwards, where the median lies as
+    far as a checker from the three of the six nearest the empty colour one place further
+    out, those three's median is the empty colour."""
     lab = B.to_lab(group)
     out = np.median(group, axis=0)
     for j in range(group.shape[1] - 2, -1, -1):
-        d = (((lab[:, j] - B.to_lab(out[j + 1][None])[0]) / bs) ** 2).sum(-1)
+        d = _dist2(lab[:, j], B.to_lab(out[j + 1][None])[0], bs)
         near = np.median(group[np.argsort(d, kind="stable")[:3], j], axis=0)
-        if (((B.to_lab(out[j][None])[0] - B.to_lab(near[None])[0]) / bs) ** 2).sum() > 9.0:
+        if _dist2(B.to_lab(out[j][None])[0], B.to_lab(near[None])[0], bs) > _CHECKER_FAR:
             out[j] = near
     return np.asarray(out, np.float32)
 
@@ -713,8 +723,7 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
             pts = [p for p in row if p % 2 == parity]
             bg[pts] = _empty_points(feat[pts], bs)[None]
     flab = B.to_lab(feat)
-    d = (((flab - B.to_lab(bg)) / bs) ** 2).sum(-1)
-    cand = flab[d > 9.0]
+    cand = flab[_dist2(flab, B.to_lab(bg), bs) > _CHECKER_FAR]
     light = cand[cand[:, 0] >= np.median(cand[:, 0])] if len(cand) >= 4 else cand
     dark = cand[cand[:, 0] < np.median(cand[:, 0])] if len(cand) >= 4 else cand
     floor = np.asarray(cfg.checker_sigma_floor, np.float32)
