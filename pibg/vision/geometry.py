@@ -378,6 +378,11 @@ class VisionConfig:
     #: (odd and even points): an arm over the points crosses both, a change of the light on
     #: one colour of point does not (0: not asked).
     hand_both_colours: int = 1
+    #: ... and a place counts as "like neither" for a hand only while no class is this many
+    #: times nearer than the next (squared distances): a checker seen in light that changed
+    #: since calibration lies past the bound but plainly nearer its own colour than the
+    #: others (5 to 13 times on the renders' restyles), skin and sleeves lie between (1 to 4).
+    hand_plain_ratio: float = 5.0
     #: The dice stage reads a dim frame brighter (a dark board, a dim room: the pips' contrast
     #: falls under its thresholds): by as much as brings the lighter of White's checkers and
     #: the light points, under the frame's light, to this grey level (0-255; the renders'

@@ -183,8 +183,10 @@ class Vision:
         gain = np.median(gains.reshape(-1, 3), 0)
         reading = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
                                 cal.black)
-        dmin = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        odd = dmin > self._unexplained
+        dist = np.sort(np.stack([reading.d_empty, reading.d_white, reading.d_black]), axis=0)
+        dmin = dist[0]
+        # past the bound, and not plainly one class either (see ``hand_plain_ratio``)
+        odd = (dmin > self._unexplained) & (dist[1] < cfg.hand_plain_ratio * dmin)
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
         # an arm is wider than a point: over the points it crosses points of both colours

@@ -188,6 +188,24 @@ def test_white_checkers_clipped_in_a_brighter_light_are_no_hand() -> None:
         assert list(obs.signed_points()) == spec["points"], name
 
 
+@pytest.mark.parametrize("name", ["dev0_14", "dev3_08"])
+def test_checkers_in_a_changed_light_plainly_their_colour_are_no_hand(name: str) -> None:
+    # Read with red and blue swapped (`--channels rgb`): the light changed since the start
+    # frame leaves 8 and 9 checkers past the bound of "like neither board nor checker" (1.1
+    # to 1.5 times it), but each 5 to 13 times nearer its own colour than the next class; an
+    # arm's places lie between classes (1 to 4 times). Counted, they made a hand.
+    root = shared_path("renders", "dev")
+    swap = _vision_accuracy().restyle.Restyle("rgb", 1.0)
+    session = name.split("_")[0]
+    corners = json.loads((root / f"{session}_00_start.json").read_text())["gt"]["board_corners"]
+    vision = Vision.from_start_frame(swap.imread(str(root / f"{session}_00_start.jpg")),
+                                     np.asarray(corners))
+    spec = json.loads((root / f"{name}.json").read_text())["spec"]
+    obs = vision.observe(swap.imread(str(root / f"{name}.jpg")))
+    assert obs.readable, obs.reason
+    assert list(obs.signed_points()) == spec["points"]
+
+
 def test_an_arm_reaching_in_is_reported_with_the_board_found_automatically() -> None:
     # m023g1_054: an arm crosses the frame. Calibrated on the corners found automatically it
     # changes five places of the frame and five checker places look like neither board nor
