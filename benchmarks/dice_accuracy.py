@@ -72,8 +72,8 @@ _STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``;
 #: the worker processes fork)
 
 
-def imread(path: str) -> NDArray[np.uint8] | None:
-    return _STYLE.imread(path)
+def imread(path: str, start: bool = False) -> NDArray[np.uint8] | None:
+    return _STYLE.imread(path, start)
 
 
 @dataclass
@@ -248,7 +248,7 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, Any]:
     from pibg.vision.pipeline import Vision
 
     start, name, files, auto = args
-    image = imread(start)
+    image = imread(start, start=True)
     if image is None:
         raise SystemExit(f"cannot read {start}")
     corners = np.asarray(json.loads(Path(start).with_suffix(".json").read_text())["gt"]
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     restyle.add_options(ap)
     args = ap.parse_args(argv)
     global _STYLE
-    _STYLE = restyle.Restyle(args.channels, args.light)
+    _STYLE = restyle.Restyle(args.channels, args.light, args.tone)
     print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
     for split in ("train", "test"):
         t = photo_split(args.data, split, args.jobs, args.limit)

@@ -7,8 +7,13 @@ benchmarks): stand-ins for the board styles and lights not in ``../shared``.
   reordered; turning hues would not keep that, so it is not offered.
 - ``--light``: each frame's values scaled (0.6: a darker board, or less light than the camera
   makes up for; over 1, light colours clip).
+- ``--tone``: each frame's blue raised to this power and its red to the inverse (values
+  0-1), the calibration frame left as it is: a light whose colour changed since calibration,
+  seen through a tone curve (a camera's, a renderer's filmic view) that no gain per channel
+  undoes. Light and dark colours shift by different amounts.
 
-Start frames are read the same way, so calibration sees the same board.
+Start frames are read the same way under ``--channels`` and ``--light``, so calibration sees
+the same board.
 """
 
 from __future__ import annotations
@@ -28,18 +33,22 @@ def add_options(ap: argparse.ArgumentParser) -> None:
                          "named (default bgr, as stored; rgb swaps red and blue)")
     ap.add_argument("--light", type=float, default=1.0,
                     help="scale every frame's values by this (default 1, as stored)")
+    ap.add_argument("--tone", type=float, default=1.0,
+                    help="raise every frame's blue (0-1) to this power and its red to the "
+                         "inverse, start frames left as they are (default 1: as stored)")
 
 
 class Restyle:
-    """How frames are read: channel order and light factor."""
+    """How frames are read: channel order, light factor and tone."""
 
-    def __init__(self, order: str = "bgr", light: float = 1.0) -> None:
-        if sorted(order) != ["b", "g", "r"] or light <= 0.0:
-            raise ValueError(f"no such restyle: channels {order!r}, light {light}")
-        self.order, self.light = order, light
+    def __init__(self, order: str = "bgr", light: float = 1.0, tone: float = 1.0) -> None:
+        if sorted(order) != ["b", "g", "r"] or light <= 0.0 or tone <= 0.0:
+            raise ValueError(f"no such restyle: channels {order!r}, light {light}, tone {tone}")
+        self.order, self.light, self.tone = order, light, tone
 
-    def imread(self, path: str) -> NDArray[np.uint8] | None:
-        """The image at ``path`` (None where it cannot be read), restyled."""
+    def imread(self, path: str, start: bool = False) -> NDArray[np.uint8] | None:
+        """The image at ``path`` (None where it cannot be read), restyled (``start``: a
+        calibration frame, which ``tone`` leaves alone)."""
         read = cv2.imread(path)
         if read is None:
             return None
@@ -48,4 +57,9 @@ class Restyle:
             img = np.ascontiguousarray(img[:, :, ["bgr".index(c) for c in self.order]])
         if self.light != 1.0:
             img = np.clip(img * np.float32(self.light), 0, 255).astype(np.uint8)
+        if self.tone != 1.0 and not start:
+            f = img.astype(np.float32) / 255.0
+            f[..., 0] **= self.tone
+            f[..., 2] **= 1.0 / self.tone
+            img = np.clip(f * 255.0 + 0.5, 0, 255).astype(np.uint8)
         return img

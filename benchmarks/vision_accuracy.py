@@ -118,18 +118,18 @@ def score_frame(t: Tally, name: str, spec: dict, obs: BoardObservation) -> None:
         t.errors.append(f"{name}: cube {cube['value']} {cube['owner']} -> {seen}")
 
 
-_STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``)
+_STYLE = restyle.Restyle()  #: how frames are read (``--channels``, ``--light``, ``--tone``)
 
 
-def imread(path: str) -> NDArray[np.uint8]:
-    img = _STYLE.imread(path)
+def imread(path: str, start: bool = False) -> NDArray[np.uint8]:
+    img = _STYLE.imread(path, start)
     if img is None:
         raise SystemExit(f"cannot read {path}: is --shared the shared data folder?")
     return img
 
 
 def _vision(start: str, auto: bool) -> tuple[Vision, str]:
-    img = imread(start)
+    img = imread(start, start=True)
     label = json.loads(Path(start[:-4] + ".json").read_text())["gt"]["board_corners"]
     on_rims = False
     if auto:
@@ -250,7 +250,7 @@ def main() -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     global _STYLE
-    _STYLE = restyle.Restyle(args.channels, args.light)
+    _STYLE = restyle.Restyle(args.channels, args.light, args.tone)
     cv2.setNumThreads(1)
     shared = Path(args.shared)
     if not (shared / "renders").is_dir():

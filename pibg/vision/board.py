@@ -87,7 +87,8 @@ def from_lab(lab: Array) -> Array:
 
 
 def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background: Array,
-                background_lab: Array, white: ColourModel, black: ColourModel) -> SlotReading:
+                background_lab: Array, white: ColourModel, black: ColourModel,
+                seen: Array | None = None) -> SlotReading:
     """Class distances of places sampled (``feat``, BGR) in a frame whose light is ``gains``
     times the calibration's.
 
@@ -98,7 +99,7 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     is measured against White and against the empty board at the closest colour its reading
     allows (each clipped channel raised to theirs where lower).
     """
-    seen = feat / gains
+    seen = feat / gains if seen is None else seen
     reading = classify_places(cfg, to_lab(seen), background_lab, white, black)
     clipped = feat >= cfg.clip_level
     if not clipped.any():
@@ -137,6 +138,59 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
         # A quadrant full of checkers must not drag its gain far from the whole board's.
         out[m] = np.clip(local, glob * 0.8, glob * 1.25)
     return np.asarray(np.clip(out, 0.2, 5.0), np.float32).reshape(feat.shape)
+
+
+def photometric_tone(cfg: VisionConfig, feat: Array, background: Array, groups: Array
+                     ) -> tuple[Array, Array]:
+    """This frame's tone against the calibration: per channel, ``log(feat + 4)`` is
+    ``power * log(background + 4) + offset`` at the empty places, with one power for the
+    board and an offset per group of places (a gain: see :func:`photometric_gains`).
+
+    A light whose colour or strength changed, seen through a tone curve (a camera's, a
+    renderer's filmic view), shifts light and dark colours by different amounts, which no
+    gain per channel undoes. The points of both colours give the fit its span; checkers are
+    outliers, left out as their residuals grow. Returns ``(power (3,), offset like feat)``,
+    the power divided by the three's geometric mean: the colour of the change only (a change
+    of contrast alike in every channel is left to the gains, as the colour models' spreads
+    allow for it). Too few empty places, or all of one colour: a gain alone (power 1).
+    """
+    x = np.log(np.asarray(background, np.float64).reshape(-1, 3) + 4.0)
+    y = np.log(np.asarray(feat, np.float64).reshape(-1, 3) + 4.0)
+    x = np.broadcast_to(x, y.shape)
+    g = groups.reshape(-1)
+    labels = np.unique(g)
+    power = np.ones(3)
+    offset = np.zeros_like(y)
+    tau = math.log(cfg.tone_inlier_first)
+    for _ in range(3):
+        for label in labels:
+            m = g == label
+            offset[m] = np.median(y[m] - power * x[m], 0)
+        inl = np.all(np.abs(y - power * x - offset) < tau, 1)
+        xt, yt = x[inl].copy(), y[inl].copy()
+        for label in labels:
+            m = g[inl] == label
+            if m.any():
+                xt[m] -= xt[m].mean(0)
+                yt[m] -= yt[m].mean(0)
+        den = (xt * xt).sum(0)
+        if inl.sum() < cfg.tone_min_places or np.any(den < cfg.tone_min_span * inl.sum()):
+            return np.ones(3), np.log(photometric_gains(feat, background, groups)
+                                      ).reshape(-1, 3).astype(np.float64).reshape(feat.shape)
+        power = np.clip((xt * yt).sum(0) / den, cfg.tone_power_min, cfg.tone_power_max)
+        tau = math.log(cfg.tone_inlier)
+    power = power / float(np.prod(power)) ** (1.0 / 3.0)
+    for label in labels:
+        m = g == label
+        offset[m] = np.median(y[m & inl] - power * x[m & inl], 0) if (m & inl).sum() >= 8 \
+            else np.median(y[inl] - power * x[inl], 0)
+    return power, offset.reshape(feat.shape)
+
+
+def toned(feat: Array, power: Array, offset: Array | float) -> Array:
+    """``feat`` as the calibration's light would show it (see :func:`photometric_tone`)."""
+    back = np.exp((np.log(np.asarray(feat, np.float64) + 4.0) - offset) / power) - 4.0
+    return np.asarray(back, np.float32)
 
 
 def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,

@@ -366,6 +366,20 @@ class VisionConfig:
     #: the light (real tournament photos in light scaled to 0.45 learn White at about 50, and
     #: a bound of 2 took every frame's noise for a hand: 78 of 181 points read, 169 with 0.15).
     unexplained_floor: float = 0.15
+    #: The frame's tone against the calibration (``board.photometric_tone``): a power per
+    #: channel within these bounds, fitted on empty places whose residual lies within these
+    #: ratios (first pass, then the rest); at least ``tone_min_places`` of them, whose
+    #: calibration colours span at least ``tone_min_span`` (variance of log values) within
+    #: their groups, else a gain alone.
+    tone_power_min: float = 0.6
+    tone_power_max: float = 1.6
+    tone_inlier_first: float = 1.5
+    tone_inlier: float = 1.3
+    tone_min_places: int = 24
+    tone_min_span: float = 0.01
+    #: A place the tone explains (within this share of the bound of "like neither") is no
+    #: hand's, however far from every class in the frame's gains alone.
+    tone_explains: float = 0.75
     #: Squared chroma distance (a, b / 4) above which a place on the board's frame changed.
     rail_chroma: float = 12.0
     #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two

@@ -183,10 +183,14 @@ class Vision:
         gain = np.median(gains.reshape(-1, 3), 0)
         reading = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
                                 cal.black)
-        dist = np.sort(np.stack([reading.d_empty, reading.d_white, reading.d_black]), axis=0)
-        dmin = dist[0]
-        # past the bound, and not plainly one class either (see ``hand_plain_ratio``)
-        odd = (dmin > self._unexplained) & (dist[1] < cfg.hand_plain_ratio * dmin)
+        odd = self._odd(reading)
+        if int(odd.sum()) >= min(need for _, need in cfg.hand_rules):
+            # like neither board nor checker in this light, nor in the light's tone curve
+            # changed (see ``board.photometric_tone``): light and dark colours shifted apart
+            toned = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
+                                  cal.black, B.toned(feat, *B.photometric_tone(
+                                      cfg, feat, cal.points_bg, self._quadrants)))
+            odd &= self._odd(toned, cfg.tone_explains)
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
         # an arm is wider than a point: over the points it crosses points of both colours
@@ -221,6 +225,13 @@ class Vision:
                 if again.readable:
                     obs = again
         return obs
+
+    def _odd(self, reading: B.SlotReading, share: float = 1.0) -> Array:
+        """The places like neither board nor checker: past ``share`` of the bound, and not
+        plainly one class either (see ``hand_plain_ratio``)."""
+        dist = np.sort(np.stack([reading.d_empty, reading.d_white, reading.d_black]), axis=0)
+        return np.asarray((dist[0] > share * self._unexplained)
+                          & (dist[1] < self.config.hand_plain_ratio * dist[0]))
 
     def _from_logits(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                      edges: Array, scale: float, reading: B.SlotReading, ring: Array,

@@ -15,8 +15,10 @@ def _model(bgr: list[float], sigma: tuple[float, float, float]) -> B.ColourModel
     return B.ColourModel((float(lab[0]), float(lab[1]), float(lab[2])), sigma)
 
 
-WHITE = _model([215.0, 232.0, 238.0], (9.0, 3.0, 3.0))
-BLACK = _model([60.0, 66.0, 74.0], (16.0, 3.0, 3.0))
+WHITE_BGR = [215.0, 232.0, 238.0]
+BLACK_BGR = [60.0, 66.0, 74.0]
+WHITE = _model(WHITE_BGR, (9.0, 3.0, 3.0))
+BLACK = _model(BLACK_BGR, (16.0, 3.0, 3.0))
 #: A frame a third brighter in green than the calibration, a quarter in red.
 GAINS = np.array([1.15, 1.33, 1.25], np.float32)
 
@@ -81,3 +83,47 @@ def test_a_plain_checker_colour_outweighs_a_half_seen_rim_but_not_a_missing_one(
     assert logits[0, 0] > 0
     assert logits[0, 1] < 0
     assert logits[0, 2] > 0
+
+
+def _board(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """An empty board's places as calibrated, (24, 5, 3) BGR: light and dark points by turns,
+    a little noise, and each place's quadrant."""
+    light, dark = np.array([175.0, 200.0, 215.0]), np.array([40.0, 55.0, 110.0])
+    bg = np.stack([np.tile(light if p % 2 else dark, (5, 1)) for p in range(24)])
+    bg = bg + rng.normal(0.0, 2.0, bg.shape)
+    quad = np.array([[(0 if p < 12 else 2) + (1 if p % 12 < 6 else 0)] * 5 for p in range(24)])
+    return bg.astype(np.float32), quad
+
+
+def test_a_tone_curve_changed_per_channel_is_measured_and_undone() -> None:
+    # blue raised to 1.25 and red to 0.8 (values 0-1), a third more light in the far half: no
+    # gain per channel maps light and dark points alike; the tone's colour does
+    rng = np.random.default_rng(3)
+    bg, quad = _board(rng)
+    f = bg / 255.0
+    f[..., 0] **= 1.25
+    f[..., 2] **= 0.8
+    feat = (f * 255.0).astype(np.float32)
+    feat[12:] *= 1.3
+    feat[3, 1:4] = WHITE_BGR  # checkers: outliers the fit leaves out
+    feat[14, :3] = BLACK_BGR
+    power, offset = B.photometric_tone(CFG, feat, bg, quad)
+    np.testing.assert_allclose(power / power[1], [1.25, 1.0, 0.8], atol=0.03)
+    back = B.toned(feat, power, offset)
+    empty = np.ones(feat.shape[:2], bool)
+    empty[3, 1:4] = empty[14, :3] = False
+    gains = B.photometric_gains(feat, bg, quad)
+    # the empty places come back to the calibration's colours (up to a change of contrast
+    # alike in every channel, left to the gains), as a gain per channel does not bring them
+    tone_err = np.abs(B.to_lab(back) - B.to_lab(bg))[empty][:, 1:].max()
+    gain_err = np.abs(B.to_lab(feat / gains) - B.to_lab(bg))[empty][:, 1:].max()
+    assert tone_err < 2.0
+    assert gain_err > 10.0
+
+
+def test_a_gain_alone_is_no_tone_curve() -> None:
+    rng = np.random.default_rng(4)
+    bg, quad = _board(rng)
+    feat = bg * np.array([0.8, 1.1, 1.3], np.float32)
+    power, _ = B.photometric_tone(CFG, feat, bg, quad)
+    np.testing.assert_allclose(power, 1.0, atol=0.03)
