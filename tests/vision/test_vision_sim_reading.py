@@ -104,6 +104,23 @@ def test_a_changed_tone_curve_is_no_hand(style: str, gamma: float, seed: int) ->
     assert obs.signed_points() == _PTS
 
 
+@pytest.mark.parametrize(("style", "gamma", "seed"), [("tournament", 1.0, 18),
+                                                    ("walnut", 1.1, 16),
+                                                    ("tournament", 1.2, 18)])
+def test_an_arm_over_six_places_is_a_hand(style: str, gamma: float, seed: int) -> None:
+    # An arm over the points that changes no place of the frame: six places like neither
+    # board nor checker. With a changed light's checkers no longer counted among them (the
+    # two tests above), six are enough where seven were asked.
+    v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)), sim_corners())
+    frame = render(SimScene(START_POINTS, hand=True, style=style, seed=seed)
+                   ).astype(np.float32) / 255.0
+    frame[..., 0] **= gamma
+    frame[..., 2] **= 1.0 / gamma
+    obs = v.observe(np.clip(frame * 255.0, 0, 255).astype(np.uint8))
+    assert not obs.readable
+    assert "something over the board" in obs.reason
+
+
 def test_a_coloured_shadow_over_part_of_the_board_is_no_hand() -> None:
     # Half the light, bluer, over a corner of the board: 9 places past the bound. The tone
     # of the whole board does not explain them all, but the checkers among them are each
