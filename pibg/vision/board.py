@@ -140,8 +140,8 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     return np.asarray(np.clip(out, 0.2, 5.0), np.float32).reshape(feat.shape)
 
 
-def photometric_tone(cfg: VisionConfig, feat: Array, background: Array, groups: Array
-                     ) -> tuple[Array, Array]:
+def photometric_tone(cfg: VisionConfig, feat: Array, background: Array, groups: Array,
+                     gains: Array) -> tuple[Array, Array]:
     """This frame's tone against the calibration: per channel, ``log(feat + 4)`` is
     ``power * log(background + 4) + offset`` at the empty places, with one power for the
     board and an offset per group of places (a gain: see :func:`photometric_gains`).
@@ -152,7 +152,8 @@ def photometric_tone(cfg: VisionConfig, feat: Array, background: Array, groups: 
     outliers, left out as their residuals grow. Returns ``(power (3,), offset like feat)``,
     the power divided by the three's geometric mean: the colour of the change only (a change
     of contrast alike in every channel is left to the gains, as the colour models' spreads
-    allow for it). Too few empty places, or all of one colour: a gain alone (power 1).
+    allow for it). Too few empty places, or all of one colour: the frame's ``gains`` alone
+    (:func:`photometric_gains`, power 1).
     """
     x = np.log(np.asarray(background, np.float64).reshape(-1, 3) + 4.0)
     y = np.log(np.asarray(feat, np.float64).reshape(-1, 3) + 4.0)
@@ -175,8 +176,7 @@ def photometric_tone(cfg: VisionConfig, feat: Array, background: Array, groups: 
                 yt[m] -= yt[m].mean(0)
         den = (xt * xt).sum(0)
         if inl.sum() < cfg.tone_min_places or np.any(den < cfg.tone_min_span * inl.sum()):
-            return np.ones(3), np.log(photometric_gains(feat, background, groups)
-                                      ).reshape(-1, 3).astype(np.float64).reshape(feat.shape)
+            return np.ones(3), np.log(np.broadcast_to(np.asarray(gains, np.float64), feat.shape))
         power = np.clip((xt * yt).sum(0) / den, cfg.tone_power_min, cfg.tone_power_max)
         tau = math.log(cfg.tone_inlier)
     power = power / float(np.prod(power)) ** (1.0 / 3.0)

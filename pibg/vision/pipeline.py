@@ -189,7 +189,7 @@ class Vision:
             # changed (see ``board.photometric_tone``): light and dark colours shifted apart
             toned = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
                                   cal.black, B.toned(feat, *B.photometric_tone(
-                                      cfg, feat, cal.points_bg, self._quadrants)))
+                                      cfg, feat, cal.points_bg, self._quadrants, gains)))
             odd &= self._odd(toned, cfg.tone_explains)
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)

@@ -107,12 +107,12 @@ def test_a_tone_curve_changed_per_channel_is_measured_and_undone() -> None:
     feat[12:] *= 1.3
     feat[3, 1:4] = WHITE_BGR  # checkers: outliers the fit leaves out
     feat[14, :3] = BLACK_BGR
-    power, offset = B.photometric_tone(CFG, feat, bg, quad)
+    gains = B.photometric_gains(feat, bg, quad)
+    power, offset = B.photometric_tone(CFG, feat, bg, quad, gains)
     np.testing.assert_allclose(power / power[1], [1.25, 1.0, 0.8], atol=0.03)
     back = B.toned(feat, power, offset)
     empty = np.ones(feat.shape[:2], bool)
     empty[3, 1:4] = empty[14, :3] = False
-    gains = B.photometric_gains(feat, bg, quad)
     # the empty places come back to the calibration's colours (up to a change of contrast
     # alike in every channel, left to the gains), as a gain per channel does not bring them
     tone_err = np.abs(B.to_lab(back) - B.to_lab(bg))[empty][:, 1:].max()
@@ -125,5 +125,17 @@ def test_a_gain_alone_is_no_tone_curve() -> None:
     rng = np.random.default_rng(4)
     bg, quad = _board(rng)
     feat = bg * np.array([0.8, 1.1, 1.3], np.float32)
-    power, _ = B.photometric_tone(CFG, feat, bg, quad)
+    power, _ = B.photometric_tone(CFG, feat, bg, quad, B.photometric_gains(feat, bg, quad))
     np.testing.assert_allclose(power, 1.0, atol=0.03)
+
+
+def test_a_board_of_one_colour_gives_no_tone_but_its_gains() -> None:
+    # every empty place of one colour: nothing spans the fit, so the gains stand alone
+    bg = np.full((24, 5, 3), 120.0, np.float32)
+    quad = np.array([[(0 if p < 12 else 2) + (1 if p % 12 < 6 else 0)] * 5 for p in range(24)])
+    feat = bg * np.array([0.9, 1.0, 1.2], np.float32)
+    gains = B.photometric_gains(feat, bg, quad)
+    power, offset = B.photometric_tone(CFG, feat, bg, quad, gains)
+    np.testing.assert_array_equal(power, 1.0)
+    np.testing.assert_allclose(B.toned(feat, power, offset), (feat + 4.0) / gains - 4.0,
+                               rtol=1e-5)
