@@ -112,7 +112,7 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
     d_white, d_empty = reading.d_white.copy(), reading.d_empty.copy()
     d_white[rows] = np.minimum(d_white[rows], white.dist2(as_white, +1))
-    d_empty[rows] = np.minimum(d_empty[rows], _empty_dist2(cfg, as_empty, bgl))
+    d_empty[rows] = np.minimum(d_empty[rows], empty_dist2(cfg, as_empty, bgl))
     return SlotReading(d_empty, d_white, reading.d_black)
 
 
@@ -223,12 +223,13 @@ def classify_places(cfg: VisionConfig, feat: Array, background: Array,
     White is the lighter class and Black the darker: a White checker lighter than learnt (more
     light, glare, a clipped sensor) or a Black one darker is no less White or Black.
     """
-    return SlotReading(_empty_dist2(cfg, feat, background), white.dist2(feat, +1),
+    return SlotReading(empty_dist2(cfg, feat, background), white.dist2(feat, +1),
                        black.dist2(feat, -1))
 
 
-def _empty_dist2(cfg: VisionConfig, feat: Array, background: Array) -> Array:
-    """Squared normalised distance (Lab) of each place to the empty board there."""
+def empty_dist2(cfg: VisionConfig, feat: Array, background: Array) -> Array:
+    """Squared normalised distance (Lab, in ``background_sigma`` units) of each place to the
+    empty board there."""
     bs = np.asarray(cfg.background_sigma, np.float32)
     return np.asarray((((feat - background) / bs) ** 2).sum(-1), np.float32)
 

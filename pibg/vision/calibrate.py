@@ -674,12 +674,7 @@ def _refine_corners(corners: Array, score: Callable[[Array], float], s: float
 _CHECKER_FAR = 9.0
 
 
-def _dist2(a: Array, b: Array, bs: Array) -> Array:
-    """Squared Lab distance of ``a`` from ``b`` in units of ``bs`` (over the last axis)."""
-    return np.asarray((((a - b) / bs) ** 2).sum(-1))
-
-
-def _empty_points(group: Array, bs: Array) -> Array:
+def _empty_points(cfg: VisionConfig, group: Array) -> Array:
     """The empty board at each place ``(K, 3)`` of six points of one colour on one side
     (``group`` ``(6, K, 3)``, BGR): each place's median over the six, unless the six split
     there into two colours (checkers at the base of three points of the six pull the median
@@ -691,9 +686,9 @@ def _empty_points(group: Array, bs: Array) -> Array:
     lab = B.to_lab(group)
     out = np.median(group, axis=0)
     for j in range(group.shape[1] - 2, -1, -1):
-        d = _dist2(lab[:, j], B.to_lab(out[j + 1][None])[0], bs)
+        d = B.empty_dist2(cfg, lab[:, j], B.to_lab(out[j + 1][None])[0])
         near = np.median(group[np.argsort(d, kind="stable")[:3], j], axis=0)
-        if _dist2(B.to_lab(out[j][None])[0], B.to_lab(near[None])[0], bs) > _CHECKER_FAR:
+        if B.empty_dist2(cfg, B.to_lab(out[j][None])[0], B.to_lab(near[None])[0]) > _CHECKER_FAR:
             out[j] = near
     return np.asarray(out, np.float32)
 
@@ -716,14 +711,13 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
     canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
     img = B.float_image(canon)
     feat = B.sample_discs(cfg, layout, img, layout.point_slots())
-    bs = np.asarray(cfg.background_sigma, np.float32)
     bg = feat.copy()
     for row in (range(0, 12), range(12, 24)):
         for parity in (0, 1):
             pts = [p for p in row if p % 2 == parity]
-            bg[pts] = _empty_points(feat[pts], bs)[None]
+            bg[pts] = _empty_points(cfg, feat[pts])[None]
     flab = B.to_lab(feat)
-    cand = flab[_dist2(flab, B.to_lab(bg), bs) > _CHECKER_FAR]
+    cand = flab[B.empty_dist2(cfg, flab, B.to_lab(bg)) > _CHECKER_FAR]
     light = cand[cand[:, 0] >= np.median(cand[:, 0])] if len(cand) >= 4 else cand
     dark = cand[cand[:, 0] < np.median(cand[:, 0])] if len(cand) >= 4 else cand
     floor = np.asarray(cfg.checker_sigma_floor, np.float32)

@@ -128,11 +128,11 @@ def _red_points(checkers_at: tuple[int, ...]) -> np.ndarray:
 
 
 def test_an_empty_point_is_its_own_colour_with_checkers_on_half_its_fellows() -> None:
-    bs = np.asarray(VisionConfig().background_sigma, np.float32)
+    cfg = VisionConfig()
     empty = _red_points(())
     # no checker anywhere: each place is the plain median over the six points
-    assert np.array_equal(_empty_points(empty, bs), np.median(empty, axis=0))
+    assert np.array_equal(_empty_points(cfg, empty), np.median(empty, axis=0))
     # black checkers at the base of three of the six: the base is still red, not half black
-    got = _empty_points(_red_points((1, 3, 4)), bs)
+    got = _empty_points(cfg, _red_points((1, 3, 4)))
     assert np.abs(got[:2] - np.median(empty, axis=0)[:2]).max() < 3.0
     assert np.array_equal(got[2:], np.median(empty, axis=0)[2:])
