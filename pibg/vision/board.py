@@ -313,12 +313,19 @@ class RingModel:
 
 
 def occupancy_logits(cfg: VisionConfig, reading: SlotReading, ring: Array | None,
-                     ring_model: RingModel | None) -> Array:
-    """Log-odds that each place holds a checker, from colour and (if known) the round edge."""
+                     ring_model: RingModel | None, ring_clip: Array | None = None) -> Array:
+    """Log-odds that each place holds a checker, from colour and (if known) the round edge.
+
+    ``ring_clip`` (per place): where the colour says empty, the rim's evidence for a checker
+    is clipped to it rather than to ``cfg.ring_clip`` (beside the cube, whose edges and
+    shadow cross the circle); a missing rim counts in full everywhere.
+    """
     colour = 0.5 * (reading.d_empty - np.minimum(reading.d_white, reading.d_black))
     logit = np.clip(colour, -cfg.colour_clip, cfg.colour_clip) * cfg.colour_weight
     if ring is not None and ring_model is not None:
-        logit = logit + np.clip(ring_model.llr(ring), -cfg.ring_clip, cfg.ring_clip)
+        top = (cfg.ring_clip if ring_clip is None
+               else np.where(colour < 0, ring_clip, cfg.ring_clip))
+        logit = logit + np.clip(ring_model.llr(ring), -cfg.ring_clip, top)
     return np.asarray(logit, np.float32)
 
 

@@ -486,6 +486,16 @@ class VisionConfig:
     #: A place with no rim at all where a checker's would be is no checker, whatever its
     #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
     ring_clip: float = 9.0
+    #: An owned cube lies on the bar's end, beside the first place of the point either side:
+    #: its edges and shadow cross that place's circle (render dev1_14: point 18's empty first
+    #: place, plainly the point's colour, scored 0.75 on its rim and was read as a checker).
+    #: Within ``cube_ring_reach`` checker widths of the cube found, a place whose colour says
+    #: empty has its rim's evidence for a checker clipped to ``cube_ring_clip``, under the
+    #: colour's clip, so a plain colour decides; a checker's colour keeps the full clip, and a
+    #: missing rim counts in full. Renders, as stored and under the 12 restyles: dev1_14 read
+    #: right under 9 more, no frame lost, at clips 3 to 6 and reaches 1.3 to 1.6 alike.
+    cube_ring_reach: float = 1.5
+    cube_ring_clip: float = 5.0
     #: A run's last place whose rim scores under this (the share of a circle on strong
     #: edges; a checker's scores 0.75 or more 96 % of the time on the renders) is looked at
     #: for a flat die standing there instead of a checker.

@@ -207,8 +207,11 @@ class Vision:
                     f"changed, {unexplained} checker places look like neither board nor checker")
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
-        logits = B.occupancy_logits(cfg, reading, ring, cal.ring)
-        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits)
+        cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
+                                 (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        logits = B.occupancy_logits(cfg, reading, ring, cal.ring, self._ring_clip(*cube_at))
+        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
+                                     cube_at)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
             # a die lying where a run's next checker would stand passes for that checker (its
             # outline crosses the place's circle): a flat die found there, the rim faint, is
@@ -221,10 +224,21 @@ class Vision:
                 logits[tuple(np.transpose(freed))] = -(cfg.colour_clip * cfg.colour_weight
                                                        + cfg.ring_clip)
                 again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
-                                             ring, logits)
+                                             ring, logits, cube_at)
                 if again.readable:
                     obs = again
         return obs
+
+    def _ring_clip(self, cube: CubeRead | None, at: tuple[float, float]) -> Array | None:
+        """The clip of each place's rim evidence for a checker where its colour says empty
+        (see :func:`board.occupancy_logits`): ``cube_ring_clip`` within ``cube_ring_reach``
+        of an owned cube found on the bar, None (the usual clip everywhere) without one."""
+        if cube is None or cube.owner == "center":
+            return None
+        cfg = self.config
+        d = np.hypot(self._slots[..., 0] - at[0], self._slots[..., 1] - at[1])
+        return np.asarray(np.where(d < cfg.cube_ring_reach * self._layout.checker_px,
+                                   cfg.cube_ring_clip, cfg.ring_clip), np.float32)
 
     def _odd(self, reading: B.SlotReading, share: float = 1.0) -> Array:
         """The places like neither board nor checker: past ``share`` of the bound, and not
@@ -235,7 +249,8 @@ class Vision:
 
     def _from_logits(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                      edges: Array, scale: float, reading: B.SlotReading, ring: Array,
-                     logits: Array) -> tuple[BoardObservation, Array]:
+                     logits: Array, found_cube: tuple[CubeRead | None, tuple[float, float]]
+                     ) -> tuple[BoardObservation, Array]:
         """The board read from each place's log-odds of a checker (the points' runs, the
         bar, the trays, the cube and the dice), and the points' first-layer runs."""
         cfg, cal, lay = self.config, self.calibration, self._layout
@@ -282,8 +297,7 @@ class Vision:
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
         all_reads = B.joint_point_reads(jr, k, rims)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
-        cube, cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
-                                       (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        cube, cube_at = found_cube
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube, cube_at)
         dice = (self._dice(canon, lay, self._dice_mask(run, bar_run), frame,

@@ -85,6 +85,27 @@ def test_a_plain_checker_colour_outweighs_a_half_seen_rim_but_not_a_missing_one(
     assert logits[0, 2] > 0
 
 
+
+def test_beside_the_cube_a_rim_cannot_outweigh_the_boards_plain_colour() -> None:
+    # Render dev1_14: point 18's empty first place, beside Black's cube on the bar, plainly
+    # the point's colour (dE 5.7 against White's 29.4) but crossed by the cube's shadow: its
+    # rim scores 0.75, which the learnt model puts far past the ring's clip for a checker.
+    # Clipped there to ``cube_ring_clip``, under the colour's clip, the colour decides; a
+    # place of a checker's colour beside the cube keeps the full clip, a missing rim too.
+    reading = B.SlotReading(d_empty=np.array([[5.7, 140.0, 140.0]]),
+                            d_white=np.array([[29.4, 0.9, 0.9]]),
+                            d_black=np.array([[97.5, 560.0, 560.0]]))
+    ring = np.array([[0.75, 1.0, 0.0]], np.float32)
+    model = B.RingModel(occupied=(0.94, 0.1), empty=((0.27, 0.1),))
+    assert model.llr(ring)[0, 0] > CFG.ring_clip
+    assert B.occupancy_logits(CFG, reading, ring, model)[0, 0] > 0  # the rim won
+    beside = np.full((1, 3), CFG.cube_ring_clip, np.float32)
+    logits = B.occupancy_logits(CFG, reading, ring, model, beside)
+    assert logits[0, 0] < 0
+    assert logits[0, 1] == B.occupancy_logits(CFG, reading, ring, model)[0, 1]
+    assert logits[0, 2] == B.occupancy_logits(CFG, reading, ring, model)[0, 2] < 0
+    assert CFG.cube_ring_clip < CFG.colour_clip * CFG.colour_weight
+
 def _board(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """An empty board's places as calibrated, (24, 5, 3) BGR: light and dark points by turns,
     a little noise, and each place's quadrant."""
