@@ -161,7 +161,8 @@ class Calibration:
             raise CalibrationError(
                 f"calibration file {p} not found: run `pibg calibrate START.jpg -o {p}`") from exc
         except tomllib.TOMLDecodeError as exc:
-            raise CalibrationError(f"calibration file {p} is not valid TOML: {exc}") from exc
+            raise CalibrationError(f"calibration file {p} is not valid TOML ({exc}): "
+                                   f"{_REMAKE.format(p)}") from exc
         return cls.from_dict(data, str(p))
 
     @classmethod
@@ -210,12 +211,19 @@ class Calibration:
                 rim_lift=float(data.get("rim_lift", 0.0)),
             )
         except (TypeError, ValueError, IndexError) as exc:
-            raise CalibrationError(f"{source}: malformed value: {exc}") from exc
+            raise CalibrationError(f"{source}: malformed value ({exc}): "
+                                   f"{_REMAKE.format(source)}") from exc
         k = cal.layout.slots_per_point()
         if len(cal.corners) != 4 or cal.points_bg.shape != (24, k, 3):
-            raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours")
+            raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours: "
+                                   f"{_REMAKE.format(source)}")
         return cal
 
+
+#: How to mend a calibration file that pibg did not write as it is (edited by hand, cut
+#: short, or another file): the rest of an error's line.
+_REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again from a frame "
+           "of the starting position: pibg calibrate START.jpg -o {}")
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift"}
@@ -224,7 +232,7 @@ _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "check
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
     t = data.get(key)
     if not isinstance(t, dict):
-        raise CalibrationError(f"{source}: missing table [{key}]")
+        raise CalibrationError(f"{source}: missing table [{key}]: {_REMAKE.format(source)}")
     return t
 
 
@@ -232,10 +240,12 @@ def _check_keys(data: dict[str, Any], allowed: set[str], source: str, prefix: st
                 optional: frozenset[str] | set[str] = frozenset()) -> None:
     for key in data:
         if key not in allowed:
-            raise CalibrationError(f"{source}: unknown key '{prefix}{key}'")
+            raise CalibrationError(f"{source}: unknown key '{prefix}{key}': "
+                                   f"{_REMAKE.format(source)}")
     for key in sorted(allowed - set(optional)):
         if key not in data:
-            raise CalibrationError(f"{source}: missing key '{prefix}{key}'")
+            raise CalibrationError(f"{source}: missing key '{prefix}{key}': "
+                                   f"{_REMAKE.format(source)}")
 
 
 def _model(t: dict[str, Any]) -> B.ColourModel:

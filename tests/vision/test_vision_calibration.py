@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,6 +40,23 @@ def test_unknown_key_names_key_and_file(sim_calibration_file: Path, tmp_path: Pa
     path.write_text("colour = 1\n" + sim_calibration_file.read_text())
     with pytest.raises(CalibrationError, match="unknown key 'colour'"):
         Calibration.load(path)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace("[white]", "[white]\nshade = 3", 1),    # a key pibg never writes
+    lambda t: t.replace("profile =", "shape =", 1),              # one it needs, misspelt
+    lambda t: t.replace("[ring]", "[ringx]", 1),                 # a table lost
+    lambda t: t[: len(t) // 2],                                  # cut short: no valid TOML
+])
+def test_a_damaged_file_says_how_to_make_it_again(sim_calibration_file: Path, tmp_path: Path,
+                                                  edit: Any) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(edit(sim_calibration_file.read_text()))
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(path)
+    msg = str(err.value)
+    assert "\n" not in msg
+    assert str(path) in msg and f"pibg calibrate START.jpg -o {path}" in msg
 
 
 def test_missing_file_says_what_to_do(tmp_path: Path) -> None:
