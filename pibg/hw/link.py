@@ -150,7 +150,8 @@ class DeviceInfo:
         """
         words = reply.split()
         if len(words) < 3 or words[:2] != ["HELLO", "pibg-pico"]:
-            raise DeviceCommandError(f"not a pibg Pico: HELLO answered {reply!r}")
+            raise DeviceCommandError(f"not a pibg Pico: HELLO answered {reply!r}: flash the "
+                                     "pibg firmware with hardware/pico/flash.sh")
         kv = dict(w.split("=", 1) for w in words[3:] if "=" in w)
         try:
             return cls(
@@ -160,7 +161,8 @@ class DeviceInfo:
                 int(kv.get("maxbri", 255)),
             )
         except ValueError:
-            raise DeviceCommandError(f"malformed HELLO answer {reply!r}") from None
+            raise DeviceCommandError(f"malformed HELLO answer {reply!r}: flash the pibg "
+                                     "firmware again with hardware/pico/flash.sh") from None
 
 
 class Link:

@@ -274,3 +274,11 @@ def test_link_thread_survives_a_broken_transport_factory() -> None:
     with PicoLink("x", transport_factory=factory, backoff=0.01, heartbeat=0.05) as link:
         assert link.wait_synced(3)
     assert len(calls) == 3 and link.stats.failures == 2
+
+
+@pytest.mark.parametrize("reply", ["HELLO micropython 1.22", "HELLO pibg-pico 1.0 leds=many"])
+def test_a_device_that_is_no_pibg_pico_is_told_to_be_flashed(reply: str) -> None:
+    from pibg.hw.link import DeviceCommandError, DeviceInfo
+
+    with pytest.raises(DeviceCommandError, match=r"hardware/pico/flash\.sh"):
+        DeviceInfo.parse(reply)
