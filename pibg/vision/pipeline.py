@@ -207,11 +207,11 @@ class Vision:
                     f"changed, {unexplained} checker places look like neither board nor checker")
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
-        cube_at = C.find_cube_at(cfg, lay, img, cal.cube_bg,
-                                 (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
-        logits = B.occupancy_logits(cfg, reading, ring, cal.ring, self._ring_clip(*cube_at))
+        found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg,
+                                    (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        logits = B.occupancy_logits(cfg, reading, ring, cal.ring, self._ring_clip(*found_cube))
         obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
-                                     cube_at)
+                                     found_cube)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
             # a die lying where a run's next checker would stand passes for that checker (its
             # outline crosses the place's circle): a flat die found there, the rim faint, is
@@ -224,7 +224,7 @@ class Vision:
                 logits[tuple(np.transpose(freed))] = -(cfg.colour_clip * cfg.colour_weight
                                                        + cfg.ring_clip)
                 again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
-                                             ring, logits, cube_at)
+                                             ring, logits, found_cube)
                 if again.readable:
                     obs = again
         return obs
