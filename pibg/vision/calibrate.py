@@ -703,12 +703,46 @@ def _empty_points(cfg: VisionConfig, group: Array) -> Array:
     return np.asarray(out, np.float32)
 
 
+#: how many times its fellow's step a place's step from the place further out must be for
+#: the place to be taken as covered on all six points (see :func:`_across_rows`)
+_STEP_RATIO = 3.0
+
+
+def _across_rows(cfg: VisionConfig, bg: Array) -> Array:
+    """``bg`` (24, K, 3), each side's empty points (:func:`_empty_points`) checked against the
+    other side's. Where checkers stand at the same place on all six points of one colour on
+    one side, that place's empty colour is not seen there, and :func:`_empty_points` gives
+    it a checker's colour. The other side's points of that colour are the same paint, in
+    another light. So from the tip inwards, a place is taken as covered where its colour
+    steps from the place further out by as much as a checker and by over ``_STEP_RATIO``
+    times what its fellow on the other side steps, that fellow's step is as small as a
+    checker's distance (covered too, or still on a point's changing tip, it proves
+    nothing), and the two sides lie as far apart as a checker there. Its empty colour is
+    then the place further out's, changed as the fellow's changes."""
+    out = bg.copy()
+    groups = [[p for p in range(r, r + 12) if p % 2 == q] for r in (0, 12) for q in (0, 1)]
+    for j in range(bg.shape[1] - 2, -1, -1):
+        for g, fellow in ((0, 2), (1, 3), (2, 0), (3, 1)):
+            here, there = out[groups[g][0]], out[groups[fellow][0]]
+            lab = B.to_lab(np.stack([here[j], here[j + 1], there[j], there[j + 1]]))
+            step, other, apart = (float(B.empty_dist2(cfg, lab[a], lab[b]))
+                                  for a, b in ((0, 1), (2, 3), (0, 2)))
+            if (step > _CHECKER_FAR and step > _STEP_RATIO * other
+                    and other <= _CHECKER_FAR < apart):
+                # the fellow's change along the point, taken as a gain per channel (its
+                # side may lie in another light)
+                out[groups[g], j] = here[j + 1] * (there[j] + 1.0) / (there[j + 1] + 1.0)
+    return out
+
+
 def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
                          white_home: WhiteHome, profile: str | None = None) -> Calibration:
     """A rough calibration from any frame (no starting position): colours found in the image.
 
     The empty board at a place is the median of the same place over the six points of that
-    colour on that side; places far from it are checkers, split into light and dark.
+    colour on that side (:func:`_empty_points`), or, where all six hold checkers there, the
+    same paint on the other side's points (:func:`_across_rows`); places far from it are
+    checkers, split into light and dark.
 
     :raises BoardNotFoundError: the corners make no board.
     """
@@ -726,6 +760,7 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
         for parity in (0, 1):
             pts = [p for p in row if p % 2 == parity]
             bg[pts] = _empty_points(cfg, feat[pts])[None]
+    bg = _across_rows(cfg, bg)
     flab = B.to_lab(feat)
     cand = flab[B.empty_dist2(cfg, flab, B.to_lab(bg)) > _CHECKER_FAR]
     light = cand[cand[:, 0] >= np.median(cand[:, 0])] if len(cand) >= 4 else cand

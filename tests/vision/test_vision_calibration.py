@@ -12,7 +12,13 @@ import pytest
 
 from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.sim import SimScene, render, sim_corners
-from pibg.vision.calibrate import Calibration, _empty_points, learn, parse_corners
+from pibg.vision.calibrate import (
+    Calibration,
+    _across_rows,
+    _empty_points,
+    learn,
+    parse_corners,
+)
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -154,3 +160,45 @@ def test_an_empty_point_is_its_own_colour_with_checkers_on_half_its_fellows() ->
     got = _empty_points(cfg, _red_points((1, 3, 4)))
     assert np.abs(got[:2] - np.median(empty, axis=0)[:2]).max() < 3.0
     assert np.array_equal(got[2:], np.median(empty, axis=0)[2:])
+
+
+def _board(cover: dict[int, tuple[float, float, float]]) -> np.ndarray:
+    """The empty board at every place (24, 5, 3), BGR, as :func:`_empty_points` gives it:
+    red points paling towards their tips (most near the tip) on the one parity, cream ones
+    on the other, the top side (points 13 to 24) in a light 0.8 times the bottom's; ``cover`` puts a
+    checker's colour at the first two places of every point of one side and parity (0:
+    points 1, 3 ... 11; 1: 2, 4 ... 12; 2: 13, 15 ... 23; 3: 14, 16 ... 24), where the
+    six points' median is that checker's."""
+    red = np.array([4.0, 3.0, 118.0])
+    cream = np.array([175.0, 185.0, 190.0])
+    point = [np.stack([red + (cream - red) * (j / 5.0) ** 2 for j in range(5)]),
+             np.stack([cream - 10.0 * j for j in range(5)])]
+    bg = np.stack([point[p % 2] * (1.0 if p < 12 else 0.8) for p in range(24)])
+    for g, colour in cover.items():
+        for p in range(12 * (g // 2), 12 * (g // 2) + 12):
+            if p % 2 == g % 2:
+                bg[p, :2] = colour
+    return bg.astype(np.float32)
+
+
+def test_a_sides_points_covered_at_their_base_take_the_other_sides_paint() -> None:
+    # White's checkers at the base of all six red points of the bottom side: the six say
+    # nothing of the empty colour there. The top side's red points, in their own light,
+    # step from their third place to their base as the bottom's would.
+    cfg = VisionConfig()
+    white = (205.0, 210.0, 214.0)
+    truth = _board({})
+    got = _across_rows(cfg, _board({0: white}))
+    assert np.abs(got - truth).max() < 2.0
+    # Black's on the cream points of the top side: the same, the other way round
+    got = _across_rows(cfg, _board({3: (22.0, 18.0, 19.0)}))
+    assert np.abs(got - truth).max() < 2.0
+    # nothing covered: nothing changes
+    assert np.array_equal(_across_rows(cfg, truth), truth)
+
+
+def test_points_covered_on_both_sides_are_left_as_they_are() -> None:
+    # White's checkers on the bottom's red points, Black's on the top's: neither side shows
+    # the paint, and a fellow that steps as a checker does proves nothing
+    board = _board({0: (205.0, 210.0, 214.0), 2: (22.0, 18.0, 19.0)})
+    assert np.array_equal(_across_rows(VisionConfig(), board), board)

@@ -350,3 +350,19 @@ def test_checkers_at_the_base_of_half_a_sides_points_do_not_colour_its_empty_poi
     vision = Vision.from_corners(frame, np.asarray(entry["corners"], float), entry["white_home"])
     truth = _vision_accuracy()._photo_truth(entry)
     assert list(vision.observe(frame).signed_points()) == truth
+
+
+def test_a_side_covered_at_the_base_takes_its_empty_colour_from_the_other_side() -> None:
+    # photos/boards frame4, read from its corners: checkers stand at the base of every point
+    # of one colour on one side, and the empty colour learnt there was a checker's, so
+    # Black's two on the 12-point read as none. The other side's points of that colour
+    # give the paint now.
+    root = shared_path("photos", "boards")
+    labels = json.loads((root / "labels.json").read_text())
+    entry = next(e for e in labels if e["image"] == "frame4.jpg")
+    frame = cv2.imread(str(root / "frame4.jpg"))
+    vision = Vision.from_corners(frame, np.asarray(entry["corners"], float), entry["white_home"])
+    truth = _vision_accuracy()._photo_truth(entry)
+    got = list(vision.observe(frame).signed_points())
+    assert truth[11] == -2
+    assert got[11] == -2
