@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -29,7 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Environment variables set (unless the user set them) before numpy is first imported: one
+#: thread for its BLAS. Vision's fits multiply small matrices, where OpenBLAS's extra threads
+#: only spin: on two cores they took a third of the read's CPU time for no speed (renders,
+#: ``benchmarks/vision_speed.py --renders``), CPU the camera, web and LED threads need on a Pi.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)  # the commands import numpy: see build_parser
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
