@@ -343,13 +343,19 @@ def test_checkers_at_the_base_of_half_a_sides_points_do_not_colour_its_empty_poi
     # half black; White's colour, learnt from the places far from it, took in the red ones,
     # and the empty red 18-point read as one White checker (and by the rule of 15 the White
     # checker on the 2-point as none). Every point is read right now.
+    truth, got = _photo_from_corners("frame0.jpg")
+    assert got == truth
+
+
+def _photo_from_corners(image: str) -> tuple[list[int | None], list[int]]:
+    """A ``photos/boards`` frame's labelled points and its points as read from its corners
+    (``pibg read --corners``: the colours found in the frame itself)."""
     root = shared_path("photos", "boards")
     labels = json.loads((root / "labels.json").read_text())
-    entry = next(e for e in labels if e["image"] == "frame0.jpg")
-    frame = cv2.imread(str(root / "frame0.jpg"))
+    entry = next(e for e in labels if e["image"] == image)
+    frame = cv2.imread(str(root / image))
     vision = Vision.from_corners(frame, np.asarray(entry["corners"], float), entry["white_home"])
-    truth = _vision_accuracy()._photo_truth(entry)
-    assert list(vision.observe(frame).signed_points()) == truth
+    return _vision_accuracy()._photo_truth(entry), list(vision.observe(frame).signed_points())
 
 
 def test_a_side_covered_at_the_base_takes_its_empty_colour_from_the_other_side() -> None:
@@ -357,12 +363,6 @@ def test_a_side_covered_at_the_base_takes_its_empty_colour_from_the_other_side()
     # of one colour on one side, and the empty colour learnt there was a checker's, so
     # Black's two on the 12-point read as none. The other side's points of that colour
     # give the paint now.
-    root = shared_path("photos", "boards")
-    labels = json.loads((root / "labels.json").read_text())
-    entry = next(e for e in labels if e["image"] == "frame4.jpg")
-    frame = cv2.imread(str(root / "frame4.jpg"))
-    vision = Vision.from_corners(frame, np.asarray(entry["corners"], float), entry["white_home"])
-    truth = _vision_accuracy()._photo_truth(entry)
-    got = list(vision.observe(frame).signed_points())
+    truth, got = _photo_from_corners("frame4.jpg")
     assert truth[11] == -2
     assert got[11] == -2
