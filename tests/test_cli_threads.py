@@ -29,9 +29,9 @@ def test_the_command_gives_numpy_one_blas_thread() -> None:
                "m.main([]); assert 'numpy' in sys.modules; "
                f"print(os.environ['OPENBLAS_NUM_THREADS']); {_THREADS}").splitlines()
     assert got[-2] == "1"
-    if alone == 1:
-        pytest.skip("numpy starts no BLAS threads here (one core, or a BLAS without threads)")
-    assert int(got[-1]) < alone
+    # one thread fewer than numpy alone starts, where it starts any (not on one core, nor
+    # with a BLAS without threads)
+    assert int(got[-1]) < alone or alone == 1
 
 
 def test_a_users_own_setting_is_kept() -> None:
