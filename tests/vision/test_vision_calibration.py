@@ -165,10 +165,10 @@ def test_an_empty_point_is_its_own_colour_with_checkers_on_half_its_fellows() ->
 def _board(cover: dict[int, tuple[float, float, float]]) -> np.ndarray:
     """The empty board at every place (24, 5, 3), BGR, as :func:`_empty_points` gives it:
     red points paling towards their tips (most near the tip) on the one parity, cream ones
-    on the other, the top side (points 13 to 24) in a light 0.8 times the bottom's; ``cover`` puts a
-    checker's colour at the first two places of every point of one side and parity (0:
-    points 1, 3 ... 11; 1: 2, 4 ... 12; 2: 13, 15 ... 23; 3: 14, 16 ... 24), where the
-    six points' median is that checker's."""
+    on the other, the top side (points 13 to 24) in a light 0.8 times the bottom's.
+    ``cover`` puts a checker's colour at the first two places of every point of one side
+    and parity (0: points 1, 3 ... 11; 1: 2, 4 ... 12; 2: 13, 15 ... 23; 3: 14, 16 ... 24),
+    where the six points' median is that checker's."""
     red = np.array([4.0, 3.0, 118.0])
     cream = np.array([175.0, 185.0, 190.0])
     point = [np.stack([red + (cream - red) * (j / 5.0) ** 2 for j in range(5)]),

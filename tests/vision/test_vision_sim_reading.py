@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pibg.observation import BoardObservation
-from pibg.sim import _STYLES, SimScene, render, sim_corners
+from pibg.sim import _STYLES, SimScene, Style, render, sim_corners
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -197,11 +197,11 @@ def test_from_corners_without_calibration() -> None:
     assert right >= 20  # rough: colours come from this frame alone
 
 
-def _scene(points: dict[int, int], style: str, seed: int) -> SimScene:
+def _scene(points: dict[int, int], style: Style, seed: int) -> SimScene:
     """A scene of ``points`` ({point: signed count}), the rest of each colour borne off."""
     pts = [points.get(p, 0) for p in range(1, 25)]
     white, black = sum(c for c in pts if c > 0), -sum(c for c in pts if c < 0)
-    return SimScene(pts, off=(15 - white, 15 - black), style=style, seed=seed)  # type: ignore[arg-type]
+    return SimScene(pts, off=(15 - white, 15 - black), style=style, seed=seed)
 
 
 @pytest.mark.parametrize("style", ["walnut", "tournament", "oak"])
@@ -213,11 +213,12 @@ def _scene(points: dict[int, int], style: str, seed: int) -> SimScene:
       21: -3, 23: -2}, 11),
 ])
 def test_from_corners_with_every_point_of_a_colour_on_a_side_taken(
-        points: dict[int, int], seed: int, style: str) -> None:
+        points: dict[int, int], seed: int, style: Style) -> None:
     # With the corners alone, a side whose six points of one colour all hold checkers at
     # their base shows no empty colour there: it is learnt from the other side's points of
-    # that colour (the same paint). Before, 7 to 11 of these points read as empty (walnut,
-    # oak) or a checker or two short (tournament).
+    # that colour (the same paint). Before, 7 to 11 of these points read as empty on walnut
+    # and oak. Tournament read these two right before too: there the check is that its
+    # points' colour, changing 25 to 50 a place towards the tip, is not taken for checkers.
     scene = _scene(points, style, seed)
     frame = render(scene)
     obs = Vision.from_corners(frame, sim_corners(), "bottom-right").observe(frame)
