@@ -98,7 +98,10 @@ class Reread(Event):
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
     """A judged play: notation from the mover's side and the resulting Position ID (mover
-    still on roll). ``illegal`` marks a condoned illegal play (kept as played)."""
+    still on roll). ``illegal`` marks a condoned illegal play (kept as played).
+    ``dice_seen`` is false where the camera never read the roll and ``dice`` were inferred
+    from the boards before and after; ``flag`` says why a turn was committed in doubt (empty
+    for a turn seen plainly): the record keeps it for review."""
 
     kind: ClassVar[str] = "play"
     player: str = "white"
@@ -106,6 +109,8 @@ class Moved(Event):
     play: str = ""
     position_id: str = ""
     illegal: bool = False
+    dice_seen: bool = True
+    flag: str = ""
 
 
 @dataclass(frozen=True, slots=True)
