@@ -26,23 +26,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "in name order, each image one settled frame; a video file; 'sim' for "
                        "the bundled match or 'sim:FILE.mat') and writes match.jsonl, match.mat "
                        "and match.sgf into --out.")
-    r.add_argument("source")
+    r.add_argument("source", help="an image folder, a video file, 'sim' or 'sim:FILE.mat'")
     r.add_argument("--calibration", type=Path, default=None,
                    help="calibration TOML (default: calibrate from the first frame, which must "
                    "show the starting position)")
-    r.add_argument("--corners", default=None, help="board corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
-    r.add_argument("--out", type=Path, default=Path("replay-out"))
+    r.add_argument("--corners", default=None,
+                   help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), quoted in a shell")
+    r.add_argument("--out", type=Path, default=Path("replay-out"),
+                   help="folder for match.jsonl, match.mat and match.sgf (default: replay-out)")
     length = r.add_mutually_exclusive_group()
-    length.add_argument("--match-length", type=int, default=None)
-    length.add_argument("--money", action="store_true")
-    r.add_argument("--white", default="White")
-    r.add_argument("--black", default="Black")
+    length.add_argument("--match-length", type=int, default=None, metavar="N",
+                        help="a match to N points (needed unless the source implies it, "
+                        "as 'sim' and 'sim:FILE.mat' do)")
+    length.add_argument("--money", action="store_true",
+                        help="money play (games scored one by one) rather than a match")
+    r.add_argument("--white", default="White", help="White's name in the records (default White)")
+    r.add_argument("--black", default="Black", help="Black's name in the records (default Black)")
     r.add_argument("--stable", type=float, default=1.0,
                    help="seconds a reading must hold before it is judged (default 1.0)")
-    r.add_argument("--quiet", action="store_true")
+    r.add_argument("--quiet", action="store_true",
+                   help="print only the score and the files written, not each verdict")
     r.set_defaults(handler=run_replay)
 
-    g = sub.add_parser("run", help="the live referee (the Pi service)")
+    g = sub.add_parser("run", help="the live referee (the Pi service)",
+                       description="Referees a match live from the camera: reads the board, "
+                       "judges every move, drives the buttons, LEDs, display and live page, and "
+                       "journals the match so that a restart resumes it.")
     g.add_argument("--config", type=Path, default=None, help="pibg.toml (default: /etc/pibg)")
     g.add_argument("--no-buttons", action="store_true", help="run without GPIO buttons")
     g.add_argument("--no-pico", action="store_true", help="run without the LED/display Pico")
