@@ -1,6 +1,6 @@
 """Leaning (cocked) dice on pibg.sim boards: how many throws the vision stage takes for a roll.
 
-A throw whose second die leans is no roll (rules/NOTES.md rule 14): the vision stage must
+A throw whose second die leans is no roll (docs/rules.md rule 14): the vision stage must
 report that die not flat. For each board style and each thing the die leans on
 (``SimScene.leans_on``: "die", 20 to 35 degrees on the other die; "checker", 20 to 35
 degrees on the nearest checker's edge, its side face and oval pips in view; "nothing", the

@@ -136,7 +136,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frame", help="a frame to read (default: a synthetic mid-game frame)")
     ap.add_argument("--start", help="starting-position frame to calibrate from")
-    ap.add_argument("--corners", help="surface corners of the start frame x,y;x,y;x,y;x,y")
+    ap.add_argument("--corners", help="surface corners of the start frame 'x,y;x,y;x,y;x,y'")
     ap.add_argument("-n", type=int, default=30, help="repetitions (median is reported)")
     ap.add_argument("--renders", nargs="?", type=Path,
                     const=Path(__file__).resolve().parents[2] / "shared" / "renders",

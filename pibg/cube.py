@@ -1,4 +1,4 @@
-"""The doubling cube (rules/NOTES.md, rules 7-10).
+"""The doubling cube (docs/rules.md, rules 7-10).
 
 Pure and immutable. :class:`CubeState` knows its value and owner; :func:`double_problem`
 says, in words that name the rule, why a player may not double now (or ``None``).

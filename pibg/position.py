@@ -166,7 +166,7 @@ class Position:
         return None
 
     def termination(self) -> Termination | None:
-        """How the game ends if it is over (NOTES.md rule 11), else None.
+        """How the game ends if it is over (docs/rules.md rule 11), else None.
 
         Gammon: the loser has borne off none. Backgammon: that, and the loser still has a
         checker on the bar or in the winner's home board (the loser's points 19-24).

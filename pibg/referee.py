@@ -5,7 +5,7 @@ referee never reads a clock, a camera or a file. Each step returns the new state
 events to append to the journal (in order), the :class:`~pibg.effects.Effects` the LEDs and
 display should show, and lines to announce.
 
-How a turn goes (rules/NOTES.md, rules 12-14): the dice come to rest flat, the roll is known
+How a turn goes (docs/rules.md, rules 12-14): the dice come to rest flat, the roll is known
 (a cocked die: "re-roll"); the player moves; the dice are lifted (or confirm is pressed) and
 the position that stands then is judged against every legal play. Readings are acted on only
 once they have been stable for ``stable_seconds`` and while no hand covers the board; while

@@ -1,6 +1,6 @@
 """The rules of movement: every legal play, and why a play is not legal.
 
-Pure functions over :class:`~pibg.position.Position` (rules/NOTES.md, rules 1-5):
+Pure functions over :class:`~pibg.position.Position` (docs/rules.md, rules 1-5):
 
 * :func:`legal_plays` lists every legal play once per distinct resulting position, as GNU
   Backgammon does: the most dice that can be played are played; when only one die of a

@@ -72,7 +72,7 @@ class SimScene:
     #: where the dice came to rest (a seed): the same throw lies still from frame to frame,
     #: until it is picked up (default: ``seed``)
     dice_seed: int | None = None
-    #: the second die came to rest on the bar (no roll: rules/NOTES.md rule 14)
+    #: the second die came to rest on the bar (no roll: docs/rules.md rule 14)
     bar_die: bool = False
     #: what the cocked die leans on: "nothing" draws its top face foreshortened to 0.6 where
     #: it lies, no side face, round pips (a 53-degree lean on nothing: the old stand-in, which

@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
     cal.add_argument("image", nargs="?", help="a frame of the starting position (JPEG/PNG)")
     cal.add_argument("-o", "--output", required=True, help="calibration file to write")
     cal.add_argument("--source", choices=["file", "camera"], default="file")
-    cal.add_argument("--corners", help="surface corners x,y;x,y;x,y;x,y (TL;TR;BR;BL), "
+    cal.add_argument("--corners", help="surface corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), "
                                        "if they are not found automatically")
     cal.add_argument("--white-home", choices=WHITE_HOMES,
                      help="where White's home board lies in the image (found if omitted)")
@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
                         description="Read one frame of a calibrated board.")
     rd.add_argument("image", help="a frame (JPEG/PNG)")
     rd.add_argument("--calibration", help="calibration file from `pibg calibrate`")
-    rd.add_argument("--corners", help="surface corners x,y;x,y;x,y;x,y (TL;TR;BR;BL), "
+    rd.add_argument("--corners", help="surface corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), "
                                       "to read without a calibration file")
     rd.add_argument("--white-home", choices=WHITE_HOMES, help="with --corners")
     rd.add_argument("--profile", help="with --corners: standard, tournament, travel")

@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     w.add_argument("--no-camera", action="store_true",
                    help="sim only: feed perfect readings, no rendered frames (fast, camera-free)")
     w.add_argument("--match-length", type=int, default=None)
-    w.add_argument("--corners", default=None, help="board corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+    w.add_argument("--corners", default=None, help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
     w.add_argument("--exit", action="store_true", help="stop when the source ends")
     w.set_defaults(handler=run_web_replay)
 

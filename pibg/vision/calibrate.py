@@ -265,7 +265,7 @@ def parse_corners(text: str) -> Array:
     try:
         pts = [tuple(float(v) for v in pair.split(",")) for pair in text.strip().split(";")]
     except ValueError as exc:
-        raise CalibrationError(f"corners {text!r}: expected x,y;x,y;x,y;x,y") from exc
+        raise CalibrationError(f"corners {text!r}: expected 'x,y;x,y;x,y;x,y'") from exc
     if len(pts) != 4 or any(len(p) != 2 for p in pts):
         raise CalibrationError(f"corners {text!r}: expected four x,y pairs (TL;TR;BR;BL)")
     return np.asarray(pts, np.float64)
@@ -573,10 +573,10 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "
-            "x,y;x,y;x,y;x,y (TL;TR;BR;BL) or lay the printed markers at the corners")
+            "'x,y;x,y;x,y;x,y' (TL;TR;BR;BL) or lay the printed markers at the corners")
     raise BoardNotFoundError(
         "board not found automatically (the checkers do not make a starting position): "
-        "pass --corners x,y;x,y;x,y;x,y (TL;TR;BR;BL)")
+        "pass --corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
 
 
 def _checker_circles(image: Array, strong: int = 100, votes: int = 25) -> Array | None:

@@ -384,7 +384,7 @@ class VisionConfig:
     rail_chroma: float = 12.0
     #: Hand rules: (changed rail places, unexplained checker places) pairs, any one enough. Two
     #: dice cover at most four places; six places like neither board nor checker are
-    #: something else over the board (seven before session 26, when a changed light's
+    #: something else over the board (seven before 39c9b34, when a changed light's
     #: checkers still counted among them: see ``hand_plain_ratio`` and ``tone_explains``; on
     #: the renders under every restyle no clean frame has six with no place of the frame
     #: changed). An arm reaching in crosses the frame: with four places

@@ -352,7 +352,7 @@ class Vision:
     def _dice_mask(self, run: Array, bar_run: Array) -> Array:
         """Where dice may lie: the playing surface without the checkers just counted and
         without the bar (a checker's round top is no die face, and a die on a checker or on
-        the bar is no roll anyway: rules/NOTES.md rule 14)."""
+        the bar is no roll anyway: docs/rules.md rule 14)."""
         lay = self._layout
         w, h = lay.size
         mask = np.zeros((h, w), np.uint8)

@@ -279,7 +279,7 @@ def test_the_first_dice_seen_are_read_at_either_size(dice: tuple[int, int], seed
 @pytest.mark.parametrize("seed", [3, 4, 5])
 @pytest.mark.parametrize("style", ["walnut", "oak"])
 def test_a_die_on_the_bar_is_no_roll(seed: int, style: str) -> None:
-    # One die of the throw lands on the bar: it is reported, not flat (rules/NOTES.md rule
+    # One die of the throw lands on the bar: it is reported, not flat (docs/rules.md rule
     # 14: both dice are rolled again), the other flat where it lies. Earlier throws have
     # settled the dice's size (one die alone does not tell it).
     v = Vision.from_start_frame(render(SimScene(START_POINTS, style=style)), sim_corners())
