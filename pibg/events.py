@@ -230,3 +230,15 @@ def event_from_json(data: dict[str, Any]) -> Event:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise JournalError(f"bad {kind!r} event: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Noted(Event):
+    """What a record could not say and was assumed when it was read (an unrecorded move, a
+    score that did not add up, a skipped row), for the record; no state change."""
+
+    kind: ClassVar[str] = "note"
+    text: str = ""
+
+
+EVENT_TYPES[Noted.kind] = Noted

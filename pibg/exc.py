@@ -101,3 +101,8 @@ class LinkDownError(HardwareError, ConnectionError):
 
 class ConfigError(PibgError, ValueError):
     """A configuration file with an unknown key, a bad value, or a syntax error."""
+
+
+class RecordWriteError(PibgError, OSError):
+    """A record (.mat, .sgf, journal) that could not be written: a missing folder, a read-only
+    or full file system. Nothing is left behind."""

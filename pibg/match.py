@@ -27,6 +27,7 @@ from pibg.events import (
     MatchSettings,
     MatchStarted,
     Moved,
+    Noted,
     OpeningRoll,
     Reread,
     Resigned,
@@ -165,7 +166,7 @@ def apply(state: MatchState, event: Event) -> MatchState:
         if state.games or state.game:
             raise MatchError("match_start: the match has already started")
         return MatchState.new(event.settings)
-    if isinstance(event, (IllegalFlagged, Corrected, MatchEnded)):
+    if isinstance(event, (IllegalFlagged, Corrected, MatchEnded, Noted)):
         if isinstance(event, MatchEnded) and (
             not state.over or tuple(event.score) != state.score
         ):
