@@ -19,10 +19,24 @@ from pibg import commands
 from pibg.exc import PibgError
 
 
+def version() -> str:
+    """The installed distribution's version, or the package's own where pibg is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("pibg")
+    except PackageNotFoundError:
+        import pibg
+
+        return str(getattr(pibg, "__version__", "unknown"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pibg", description="A camera referee and recorder for backgammon on a real board."
     )
+    parser.add_argument("--version", action="version", version=f"pibg {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"pibg.commands.{info.name}")

@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
                                     "gnubg SGF file (GNU Backgammon and eXtreme Gammon import "
                                     "them).")
     ex.add_argument("journal", type=Path, help="the match journal (.jsonl)")
-    ex.add_argument("--format", choices=("mat", "sgf"), default="mat")
+    ex.add_argument("--format", choices=("mat", "sgf"), default="mat",
+                    help="mat (Jellyfish/gnubg, the default) or sgf (gnubg)")
     ex.add_argument("-o", "--output", type=Path,
                     help="output file (written atomically); default: standard output")
     ex.set_defaults(handler=run_export)
@@ -39,12 +40,17 @@ def register(sub: Any) -> None:
     im.add_argument("-o", "--output", type=Path, required=True, help="the journal to create")
     im.set_defaults(handler=run_import)
 
-    sc = sub.add_parser("score", help="show a journal's match score, cube and games")
-    sc.add_argument("journal", type=Path)
+    sc = sub.add_parser("score", help="show a journal's match score, cube and games",
+                        description="Replay a match journal and print the match score, the "
+                                    "cube, the Crawford state and each game's result.")
+    sc.add_argument("journal", type=Path, help="the match journal (.jsonl)")
     sc.set_defaults(handler=run_score)
 
-    st = sub.add_parser("stats", help="dice statistics and a fairness test over journals")
-    st.add_argument("journals", type=Path, nargs="+")
+    st = sub.add_parser("stats", help="dice statistics and a fairness test over journals",
+                        description="Count every die thrown in the journals (undone rolls too, "
+                                    "since they were thrown) and test the six faces for "
+                                    "fairness (Pearson's chi-square, 5 degrees of freedom).")
+    st.add_argument("journals", type=Path, nargs="+", help="one or more match journals (.jsonl)")
     st.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     st.set_defaults(handler=run_stats)
 

@@ -21,7 +21,8 @@ def register(sub: Any) -> None:
                                      "and write a TOML calibration file.")
     cal.add_argument("image", nargs="?", help="a frame of the starting position (JPEG/PNG)")
     cal.add_argument("-o", "--output", required=True, help="calibration file to write")
-    cal.add_argument("--source", choices=["file", "camera"], default="file")
+    cal.add_argument("--source", choices=["file", "camera"], default="file",
+                     help="file (the default: IMAGE) or camera (not available yet)")
     cal.add_argument("--corners", help="surface corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), "
                                        "if they are not found automatically")
     cal.add_argument("--white-home", choices=WHITE_HOMES,

@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
     w = sub.add_parser("web-replay", help="serve the live web page fed by a replayed source",
                        description="Referees SOURCE ('sim', 'sim:FILE.mat', an image folder or "
                        "a video) at a watchable pace and serves the live web page for it.")
-    w.add_argument("source")
+    w.add_argument("source", help="'sim', 'sim:FILE.mat', an image folder or a video file")
     w.add_argument("--host", default="127.0.0.1",
                    help="address to serve on (default 127.0.0.1: this machine only)")
     w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 = any free)")
@@ -38,7 +38,9 @@ def register(sub: Any) -> None:
                    help="seconds each settled frame is shown (default 1.0)")
     w.add_argument("--no-camera", action="store_true",
                    help="sim only: feed perfect readings, no rendered frames (fast, camera-free)")
-    w.add_argument("--match-length", type=int, default=None)
+    w.add_argument("--match-length", type=int, default=None, metavar="N",
+                   help="a match to N points, 0 for money play (needed unless the source "
+                   "implies it)")
     w.add_argument("--corners", default=None, help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
     w.add_argument("--exit", action="store_true", help="stop when the source ends")
     w.set_defaults(handler=run_web_replay)
