@@ -14,6 +14,10 @@ the web page. Everything below this module is tested on its own; this one only c
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import logging
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,7 +29,7 @@ import numpy as np
 
 from pibg import referee
 from pibg.camera.base import EndOfFrames
-from pibg.effects import Effects
+from pibg.effects import DISPLAY_LINES, DISPLAY_WIDTH, Effects
 from pibg.events import Event, GameEnded, MatchSettings
 from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
 from pibg.journal import Journal
@@ -37,6 +41,8 @@ from pibg.observation import BoardObservation
 from pibg.referee import Frame, Press, RefereeConfig, Step, Tick
 from pibg.script import ButtonPress, Mishaps, Scene, table_script
 from pibg.sgf import write_sgf
+
+log = logging.getLogger(__name__)
 
 Printer = Callable[[str], None]
 Sink = Callable[[Effects], None]
@@ -56,7 +62,12 @@ class Session:
     """A refereed match being recorded: referee state, journal and outputs.
 
     Opening a folder that already holds a journal resumes that match (after a power cut): the
-    referee shows the position it expects and waits until the board matches it.
+    referee shows the position it expects and waits until the board matches it. A journal
+    damaged in the middle resumes from the events before the damage (the rest is set aside
+    beside it, see :meth:`Journal.open`), and an alert on the display says so.
+
+    ``alerts`` are standing problems (a full disk, a repaired journal) shown on the first
+    display line above whatever the referee shows, until they are cleared.
     """
 
     out_dir: Path
@@ -67,12 +78,17 @@ class Session:
     clock: Callable[[], str] = _now
     journal: Journal = field(init=False)
     step: Step = field(init=False)
+    alerts: dict[str, str] = field(init=False, default_factory=dict)
+    #: the records (.mat, .sgf) are behind the journal: the last export failed
+    export_pending: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal.open(self.out_dir / "match.jsonl")
+        self.journal = Journal.open(self.out_dir / "match.jsonl", salvage=True)
         if self.journal.recovery:
             self._say(self.journal.recovery)
+            if ".damaged-" in self.journal.recovery:
+                self.alerts["journal"] = "JOURNAL REPAIRED"
         events = self.journal.events()
         if events:
             self.step = referee.resume(tuple(events), self.config)
@@ -116,8 +132,48 @@ class Session:
     def _emit(self, res: Step) -> None:
         for line in res.say:
             self._say(line)
+        effects = self._with_alerts(res.effects)
         for sink in self.sinks:
-            sink(res.effects)
+            sink(effects)
+
+    def _with_alerts(self, effects: Effects) -> Effects:
+        if not self.alerts:
+            return effects
+        lines = (" ".join(self.alerts.values()), *effects.display)
+        return replace(effects, display=tuple(x[:DISPLAY_WIDTH] for x in lines)[:DISPLAY_LINES])
+
+    def alert(self, key: str, text: str | None) -> None:
+        """Raise (or with ``None`` clear) a standing alert and show the display again."""
+        if self.alerts.get(key) == text:
+            return
+        if text is None:
+            self.alerts.pop(key, None)
+        else:
+            self.alerts[key] = text
+        effects = self._with_alerts(self.step.effects)
+        for sink in self.sinks:
+            sink(effects)
+
+    def export_safely(self, printer: Printer | None = None) -> bool:
+        """:meth:`export`, but a failure (a full disk) only raises the "DISK FULL" alert and
+        leaves :attr:`export_pending` set for a later retry: the journal holds every event,
+        and refereeing goes on. Says (once per failure spell) what went wrong."""
+        try:
+            self.export()
+        except (OSError, PibgError) as exc:
+            full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            if not self.export_pending and printer:
+                printer(f"records not written ({'disk full' if full else exc}); the journal "
+                        f"keeps every event, and they are written again when space returns")
+            log.warning("export to %s failed: %s", self.out_dir, exc)
+            self.export_pending = True
+            self.alert("records", "DISK FULL" if full else "RECORDS NOT SAVED")
+            return False
+        if self.export_pending and printer:
+            printer(f"records written at last: {self.out_dir}")
+        self.export_pending = False
+        self.alert("records", None)
+        return True
 
     def export(self) -> tuple[Path, Path]:
         """Write ``match.mat`` and ``match.sgf`` beside the journal (atomically)."""
@@ -311,7 +367,7 @@ def replay(
             raise CameraUnavailableError("the source gave no frames")
         try:
             mat, sgf = session.export()
-        except PibgError as exc:
+        except (OSError, PibgError) as exc:
             # the journal holds everything; only the derived files could not be written
             if printer:
                 printer(f"records not written ({exc}); the journal keeps every event")
@@ -367,21 +423,27 @@ def demo(out_dir: Path, printer: Printer = print) -> ReplayResult:
 
 def match_folder(records: Path, clock: Callable[[], str] = _now, *, new: bool = False) -> Path:
     """The folder of the match to record: the unfinished one named in ``ACTIVE`` (resumed
-    after a restart) unless ``new``, else a new one named by the time."""
+    after a restart) unless ``new``, else a new one named by the time.
+
+    A journal damaged in the middle still names an unfinished match: it is resumed from the
+    events before the damage (:class:`Session` sets the rest aside). Only a journal whose
+    events do not replay at all is left as it is, with a warning in the log."""
     records.mkdir(parents=True, exist_ok=True)
     active = records / "ACTIVE"
     if active.exists() and not new:
         folder = records / active.read_text().strip()
         journal = folder / "match.jsonl"
         if journal.exists():
-            from pibg.journal import read_events
             from pibg.match import replay as replay_match
 
             try:
-                if not replay_match(read_events(journal)).over:
+                with Journal.open(journal, readonly=True, salvage=True) as j:
+                    events = j.events()
+                if not events or not replay_match(events).over:
                     return folder
-            except PibgError:
-                pass  # a journal that does not replay is kept as it is; start a new match
+            except PibgError as exc:
+                log.warning("%s: the unfinished match there does not replay (%s); it is kept "
+                            "as it is and a new match starts", folder, exc)
     name = clock().replace("+00:00", "Z").replace(":", "")
     folder = records / name
     n = 1
@@ -421,14 +483,16 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     motion = MotionDetector()
     controls: list[str] = []
     recalibrated: list[Any] = []
-    with make_rig(cfg, buttons=buttons, pico=pico) as rig:
+    stop = threading.Event()
+    with _stop_on_sigterm(stop, printer), make_rig(cfg, buttons=buttons, pico=pico) as rig:
         session = Session(match_folder(cfg.records.directory), settings, referee_cfg, printer,
                           sinks=[rig.show])
         view, web = _start_web(cfg, session, controls, printer, vision, recalibrated)
         printer(f"recording to {session.out_dir}")
         frames = 0
+        retry_at = 0.0
         try:
-            while max_frames is None or frames < max_frames:
+            while (max_frames is None or frames < max_frames) and not stop.is_set():
                 frame = rig.read_frame(timeout=1.0)
                 now = time.monotonic()
                 obs = None
@@ -460,10 +524,14 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
 
                         view.set_overlay(region_overlay(vision.calibration))
                     printer("new calibration in use")
-                if view is not None and step is not None:
-                    view.update(step, frame, obs)
-                if step is not None and any(isinstance(e, GameEnded) for e in step.events):
-                    session.export()
+                ended = step is not None and any(isinstance(e, GameEnded) for e in step.events)
+                due = ended or (session.export_pending and now >= retry_at)
+                if due and not session.export_safely(printer):
+                    retry_at = now + EXPORT_RETRY_SECONDS
+                if view is not None:
+                    view.set_alerts(tuple(session.alerts.values()))
+                    if step is not None:
+                        view.update(step, frame, obs)
                 rig.tick()
         except EndOfFrames:
             printer("the camera source has no more frames")
@@ -484,13 +552,39 @@ def _read(vision: Any, motion: Any, frame: Any) -> BoardObservation:
     return obs
 
 
+#: seconds between tries to write the records again after a failure (a full disk)
+EXPORT_RETRY_SECONDS = 30.0
+
+
+class _stop_on_sigterm:
+    """While entered (in the main thread), SIGTERM sets ``stop`` instead of killing the
+    process, so the loop ends its turn and the records, the web server and the rig close
+    (``STOPPING=1``) within the unit's ``TimeoutStopSec``."""
+
+    def __init__(self, stop: threading.Event, printer: Printer) -> None:
+        self.stop, self.printer = stop, printer
+        self.previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if not self.stop.is_set():
+            self.printer("SIGTERM: stopping after this frame")
+        self.stop.set()
+
+    def __enter__(self) -> _stop_on_sigterm:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+            self.previous = None
+
+
 def _finish(session: Session, printer: Printer) -> None:
     try:
-        if len(session.events) > 1:
-            mat, sgf = session.export()
-            printer(f"records: {mat} {sgf}")
-    except PibgError as exc:
-        printer(f"records not written: {exc}")
+        if len(session.events) > 1 and session.export_safely(printer):
+            printer(f"records: {session.out_dir / 'match.mat'} {session.out_dir / 'match.sgf'}")
     finally:
         session.close()
 

@@ -9,7 +9,10 @@ Opening an existing journal reads every line. A power cut can leave the *last* l
 trailing newline, or not JSON); that tail is copied to ``<journal>.torn-<n>`` beside the
 journal, cut off, and reported in :attr:`Journal.recovery` (and logged as a warning) rather
 than raised. A bad line anywhere *else* is damage no power cut explains: :class:`JournalError`
-names the file and the line, and nothing is dropped silently.
+names the file and the line, and nothing is dropped silently. The live service opens its
+journal with ``salvage=True`` instead: the events before the damage are kept, the damaged line
+and everything after it are copied to ``<journal>.damaged-<n>`` beside it, and
+:attr:`Journal.recovery` (and the log) says so.
 
 >>> import tempfile, os
 >>> from pibg.events import MatchStarted, MatchSettings
@@ -78,25 +81,47 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _torn_path(path: Path) -> Path:
+def _torn_path(path: Path, kind: str = "torn") -> Path:
     n = 1
     while True:
-        candidate = path.with_name(f"{path.name}.torn-{n}")
+        candidate = path.with_name(f"{path.name}.{kind}-{n}")
         if not candidate.exists():
             return candidate
         n += 1
 
 
-def _parse(path: Path, data: bytes) -> tuple[list[Entry], int, bytes]:
-    """Parse journal bytes: the entries, the length of the good part, and a torn tail."""
+def _parse(path: Path, data: bytes, salvage: bool = False
+           ) -> tuple[list[Entry], int, bytes, str | None]:
+    """Parse journal bytes: the entries, the length of the good part, a torn tail, and (only
+    with ``salvage``) why the lines from the first damaged one on were not read.
+
+    :raises JournalError: a damaged line before the last one, unless ``salvage``.
+    """
     entries: list[Entry] = []
+    pos = 0
+    try:
+        for entry, end in _lines(path, data):
+            if entry is None:  # torn last line
+                return entries, pos, data[pos:], None
+            entries.append(entry)
+            pos = end
+    except JournalError as exc:
+        if not salvage:
+            raise
+        return entries, pos, data[pos:], str(exc)
+    return entries, pos, b"", None
+
+
+def _lines(path: Path, data: bytes) -> Iterator[tuple[Entry | None, int]]:
+    """Each complete line's entry and where it ends; ``None`` for a torn last line."""
     pos = 0
     lineno = 0
     while pos < len(data):
         end = data.find(b"\n", pos)
         lineno += 1
         if end < 0:  # no newline: the last write did not finish
-            return entries, pos, data[pos:]
+            yield None, pos
+            return
         raw = data[pos:end]
         is_last = end + 1 == len(data)
         try:
@@ -105,7 +130,8 @@ def _parse(path: Path, data: bytes) -> tuple[list[Entry], int, bytes]:
                 raise ValueError("not a JSON object")
         except (UnicodeDecodeError, ValueError) as exc:
             if is_last:
-                return entries, pos, data[pos:]
+                yield None, pos
+                return
             raise JournalError(
                 f"{path}: line {lineno}: corrupt line in the middle of the journal "
                 f"(expected one JSON event object): {exc}"
@@ -122,9 +148,8 @@ def _parse(path: Path, data: bytes) -> tuple[list[Entry], int, bytes]:
             event = event_from_json(obj)
         except JournalError as exc:
             raise JournalError(f"{path}: line {lineno}: {exc}") from exc
-        entries.append(Entry(lineno, ts, event))
         pos = end + 1
-    return entries, pos, b""
+        yield Entry(lineno, ts, event), pos
 
 
 class Journal:
@@ -145,12 +170,15 @@ class Journal:
     # --- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: PathLike, *, create: bool = True, readonly: bool = False) -> Journal:
+    def open(cls, path: PathLike, *, create: bool = True, readonly: bool = False,
+             salvage: bool = False) -> Journal:
         """Open (or create) the journal at ``path`` and read what it holds.
 
         The writer holds an exclusive lock. ``readonly=True`` is for readers (``pibg score``
         during a match): no lock, no file changes, a torn last line is skipped and reported
-        but left in place, and :meth:`append` refuses.
+        but left in place, and :meth:`append` refuses. ``salvage=True`` keeps the events before
+        a damaged line instead of raising: the rest is copied to ``<journal>.damaged-<n>`` and
+        cut off (read-only: only skipped), and :attr:`recovery` says so.
 
         :raises JournalError: the file cannot be opened or locked, or a line other than the
             last one is corrupt (file name and line number in the message).
@@ -176,9 +204,14 @@ class Journal:
                 if not existed:  # make the new directory entry durable too
                     _fsync_dir(p.parent if str(p.parent) else Path("."))
             data = cls._read_all(fd)
-            entries, good, tail = _parse(p, data)
+            entries, good, tail, damage = _parse(p, data, salvage)
             recovery = None
-            if tail and readonly:
+            if damage and readonly:
+                recovery = (f"{damage}; read the {len(entries)} events before it and skipped "
+                            f"the rest ({len(tail)} bytes)")
+            elif damage:
+                recovery = cls._cut_tail(p, fd, good, tail, len(entries), damage)
+            elif tail and readonly:
                 recovery = (f"{p}: read {len(entries)} complete events; the last line "
                             f"({len(tail)} bytes) is incomplete and was skipped")
             elif tail:
@@ -202,8 +235,9 @@ class Journal:
             offset += len(chunk)
 
     @staticmethod
-    def _cut_tail(path: Path, fd: int, good: int, tail: bytes, complete: int) -> str:
-        torn = _torn_path(path)
+    def _cut_tail(path: Path, fd: int, good: int, tail: bytes, complete: int,
+                  damage: str | None = None) -> str:
+        torn = _torn_path(path, "damaged" if damage else "torn")
         try:
             tfd = os.open(torn, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             try:
@@ -221,8 +255,12 @@ class Journal:
                 f"{exc.strerror}"
             ) from exc
         _fsync_dir(path.parent)
-        msg = (f"{path}: recovered {complete} complete events; the torn last line "
-               f"({len(tail)} bytes, line {complete + 1}) was moved to {torn.name}")
+        if damage:
+            msg = (f"{damage}; resumed from the {complete} events before it, and set aside "
+                   f"line {complete + 1} onwards ({len(tail)} bytes) to {torn.name}")
+        else:
+            msg = (f"{path}: recovered {complete} complete events; the torn last line "
+                   f"({len(tail)} bytes, line {complete + 1}) was moved to {torn.name}")
         log.warning(msg)
         return msg
 

@@ -77,6 +77,7 @@ class LiveView:
         self._frame_width = frame_width
         self._clock = clock
         self._updated_at = 0.0
+        self._alerts: tuple[str, ...] = ()
 
     # --- the main loop's side ---------------------------------------------------------------
 
@@ -107,6 +108,15 @@ class LiveView:
                 self._obs = obs
             if changed or frame is not None:
                 self._cond.notify_all()
+
+    def set_alerts(self, alerts: tuple[str, ...]) -> None:
+        """Standing problems to show above the display ("DISK FULL", "JOURNAL REPAIRED")."""
+        with self._cond:
+            if alerts == self._alerts:
+                return
+            self._alerts = alerts
+            self._state_v += 1
+            self._cond.notify_all()
 
     def set_overlay(self, overlay: Overlay | None) -> None:
         """How to draw the detected regions on the frame (see :mod:`pibg.web.overlay`)."""
@@ -155,12 +165,14 @@ class LiveView:
                 return self._cache_json[1]
             step, say, frame_v = self._step, list(self._say), self._frame_v
             obs, has_frame, at = self._obs, self._frame is not None, self._updated_at
+            alerts = self._alerts
         if step is None:
             snap: dict[str, Any] = {"mode": "waiting", "board": None, "svg": ""}
         else:
             snap = snapshot(step.state, step.effects)
             snap["svg"] = board_svg(snap)
         snap["say"] = say
+        snap["alerts"] = list(alerts)
         snap["version"] = v
         snap["updated_at"] = at
         snap["camera"] = {"frame": frame_v if has_frame else None,

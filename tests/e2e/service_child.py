@@ -27,7 +27,7 @@ class Rig:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        pass
+        print("rig closed", flush=True)
 
     def read_frame(self, timeout: float = 1.0):
         time.sleep(self.delay)

@@ -17,7 +17,7 @@
     cr.textContent = snap.crawford.game ? "Crawford game" : snap.crawford.post ? "post-Crawford" : "next: Crawford";
     $("mode").textContent = snap.match_over ? "match over" : snap.mode.replace("_", " ");
     $("mode").classList.toggle("illegal", snap.mode === "illegal");
-    $("display").textContent = (snap.display.length ? snap.display : snap.message).join("\n");
+    $("display").textContent = (snap.alerts || []).concat(snap.display.length ? snap.display : snap.message).join("\n");
     $("turn").textContent = snap.turn ? name(snap, snap.turn) + ` (${snap.turn})` : "-";
     $("dice").textContent = snap.dice ? snap.dice.join("-") : "-";
     const c = snap.cube;
