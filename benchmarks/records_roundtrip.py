@@ -1,4 +1,4 @@
-"""Round-trip figures for the README: pibg's .mat and SGF files, imported by GNU Backgammon.
+"""Round-trip figures for docs/benchmarks.md: pibg's .mat and SGF files, imported by GNU Backgammon.
 
     python benchmarks/records_roundtrip.py [--random 200] [--golden DIR]
 
