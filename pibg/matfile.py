@@ -37,6 +37,7 @@ from pibg.events import (
     MatchSettings,
     MatchStarted,
     Moved,
+    Noted,
     OpeningRoll,
     Resigned,
     Rolled,
@@ -45,7 +46,7 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameResult, MatchState, Phase, apply, effective_events
-from pibg.moves import Dice, Move, Play, parse_moves
+from pibg.moves import Dice, Move, Play, format_moves, parse_moves
 from pibg.position import OFF, Color, Position
 from pibg.rules import legal_plays, resolve
 
@@ -57,10 +58,11 @@ _SCORE_WIDTH = 32
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One thing a player did: a move (``dice``, single ``steps`` with ``hits``), or a cube
-    action (``double`` with the new ``value``; ``take``, ``drop``, ``beaver``), or ``resign``
-    (``value`` = 1, 2 or 3 times the cube). ``before`` is the position before it, the actor
-    on roll (cube actions: the doubler on roll)."""
+    """One thing a player did: a move (``dice``, single ``steps`` with ``hits``), a ``roll``
+    with no move recorded (``dice`` only: the player resigned before moving, or the move was
+    never written), or a cube action (``double`` with the new ``value``; ``take``, ``drop``,
+    ``beaver``), or ``resign`` (``value`` = 1, 2 or 3 times the cube). ``before`` is the
+    position before it, the actor on roll (cube actions: the doubler on roll)."""
 
     kind: str
     player: Color
@@ -70,6 +72,8 @@ class Action:
     hits: tuple[bool, ...] = ()
     value: int = 0
     after: Position | None = None
+    #: what the record says about the action beyond the move (dice not seen, a doubt)
+    comment: str = ""
 
 
 @dataclass(slots=True)
@@ -223,9 +227,13 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
             player = before.turn
             after = Position.from_id(ev.position_id, player) if ev.position_id else before.position
             dice = (max(ev.dice), min(ev.dice))
+            if ev.illegal and not ev.play.strip() and after == before.position:
+                # a move never recorded: the files say the roll alone, as they were read
+                rec.actions.append(Action("roll", player, before.position, dice))
+                continue
             steps, hits = play_steps(before.position, dice, ev.play, after)
             rec.actions.append(Action("move", player, before.position, dice, steps, hits,
-                                      after=after))
+                                      after=after, comment=move_comment(ev)))
         elif isinstance(ev, Doubled):
             rec.actions.append(Action("double", before.turn, before.position,
                                       value=before.cube.value * 2))
@@ -233,11 +241,30 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
             rec.actions.append(Action(ev.kind, before.turn.other, before.position,
                                       value=game.cube.value))
         elif isinstance(ev, Resigned):
+            if before.phase is Phase.MOVE and before.dice is not None:
+                # rolled, then resigned before moving
+                rec.actions.append(Action("roll", before.turn, before.position,
+                                          (before.dice.high, before.dice.low)))
             rec.actions.append(Action("resign", Color[ev.player.upper()], before.position,
                                       value=ev.multiplier))
         if game.result is not None and rec.result is None:
             rec.result = game.result
     return MatchRecord(state.settings, games, state, warnings)
+
+
+def move_comment(ev: Moved) -> str:
+    """What a move's record says beyond the move: ``dice not seen: inferred from the board``
+    where the camera never read the roll, and ``in doubt: ...`` with the referee's flag."""
+    parts = []
+    if not ev.dice_seen:
+        parts.append(DICE_NOT_SEEN)
+    if ev.flag:
+        parts.append(f"{IN_DOUBT}{ev.flag}")
+    return "\n".join(parts)
+
+
+DICE_NOT_SEEN = "dice not seen: inferred from the board"
+IN_DOUBT = "in doubt: "
 
 
 def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> None:
@@ -281,7 +308,7 @@ def move_cell(action: Action) -> str:
 def _game_rows(game: GameRecord) -> list[str]:
     rows: list[list[str]] = []  # [left, right]
     for act in game.actions:
-        if act.kind == "move":
+        if act.kind in ("move", "roll"):
             cell = move_cell(act)
         elif act.kind == "double":
             cell = f" Doubles => {act.value}"
@@ -328,7 +355,9 @@ def dumps_mat(events: Iterable[Event] | MatchRecord, date: str | None = None) ->
     out += [f" {s.length} point match", ""]
     for game in rec.games:
         out.append(f" Game {game.number}")
-        out.append(f" {s.white} : {game.score[0]}".ljust(_SCORE_WIDTH)
+        left = f" {s.white} : {game.score[0]}"
+        # a long left name still needs a space after its score, or gnubg reads it as digits
+        out.append((left.ljust(_SCORE_WIDTH) if len(left) < _SCORE_WIDTH else left + " ")
                    + f"{s.black} : {game.score[1]}")
         out += _game_rows(game)
         out.append("")
@@ -371,20 +400,27 @@ def write_mat(events: Iterable[Event] | MatchRecord, out: str | os.PathLike[str]
 
 # --- reading ----------------------------------------------------------------------------------
 
-_LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.IGNORECASE)
+#: gnubg's longest match (MAXSCORE); a longer one does not fit its Match ID
+MAX_LENGTH = 64
+
+_LENGTH = re.compile(r"^\s*(\d+)\s*points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(?P<w>\S.*?)\s*:\s*(?P<ws>\d+)\s+(?P<b>\S.*?)\s*:\s*(?P<bs>\d+)\s*$")
+_SCORE = re.compile(r"^\s*(?P<w>[^:]*?)\s*:\s*(?P<ws>\d+)\s*(?P<b>[^:]*?)\s*:\s*(?P<bs>\d+)\s*$")
+_TAG = re.compile(r'^\s*[;#]\s*\[\s*(?P<key>[A-Za-z][\w ]*?)\s+"(?P<value>[^"]*)"\s*\]')
 _ROW = re.compile(r"^(\s*)(\d+)\)(.*)$")
 _PT = r"(?:bar|off|\d{1,2})\*?"
 _MOVE_TOK = rf"{_PT}(?:/{_PT})+(?:\(\d\))?"
 _ACTION = re.compile(
     r"(?P<dice>[1-6][1-6])\s*:(?P<moves>(?:\s*" + _MOVE_TOK + r")*)"
     r"(?P<nomove>\s*(?:\(?no move\)?|can'?not move|can't move|dance[sd]?))?"
-    r"|Doubles\s*=>\s*(?P<double>\d+)"
-    r"|Beavers?\s*=>\s*(?P<beaver>\d+)"
+    r"(?P<unknown>\s*\?+)?"
+    r"|Doubles\s*=?=>\s*(?P<double>\d+)"
+    r"|Beavers?\s*=?=>\s*(?P<beaver>\d+)"
     r"|(?P<take>Takes|Accepts)"
     r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
-    r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?",
+    r"|(?P<concede>Concedes|Resigns)"
+    r"|Wins\s+(?P<wins>\d+)\s+points?(?:\s+and\s+the\s+match)?"
+    r"|Loss?es\s+(?P<losses>\d+)\s+points?(?:\s+and\s+the\s+match)?",
     re.IGNORECASE,
 )
 RIGHT_COLUMN = 20  # a cell starting at or after this column belongs to the right (Black) player
@@ -393,13 +429,38 @@ RIGHT_COLUMN = 20  # a cell starting at or after this column belongs to the righ
 @dataclass(slots=True)
 class _Reader:
     name: str
+    strict: bool = True
     events: list[Event] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     state: MatchState | None = None
     lineno: int = 0
     first_action: bool = False
+    #: a roll whose move was not recorded (tolerant reading): its line and what was written
+    pending: tuple[int, str] | None = None
+    #: rows of a game after the match was over are skipped (as gnubg does)
+    skipping: bool = False
+    early: list[str] = field(default_factory=list)
 
     def fail(self, what: str) -> RecordError:
         return RecordError(f"{self.name}: line {self.lineno}: {what}")
+
+    def warn(self, what: str, lineno: int | None = None) -> None:
+        """Record what was assumed: a warning naming the file and line and, reading
+        tolerantly, a ``note`` event in the events (so the journal keeps it)."""
+        line = self.lineno if lineno is None else lineno
+        self.warnings.append(f"{self.name}: line {line}: {what}")
+        if self.strict:  # a validator's events are exactly the file's
+            return
+        if self.state is None:
+            self.early.append(f"line {line}: {what}")
+        else:
+            self.events.append(Noted(f"line {line}: {what}"))
+
+    def assume(self, what: str, refusal: str) -> None:
+        """Strict reading refuses with ``refusal``; tolerant reading warns with ``what``."""
+        if self.strict:
+            raise self.fail(refusal)
+        self.warn(what)
 
     def emit(self, ev: Event) -> None:
         assert self.state is not None
@@ -421,82 +482,193 @@ class _Reader:
             if not self.events or not isinstance(self.events[-1], GameEnded):
                 self.events.append(GameEnded(res.winner.label, res.points, res.termination))
 
+    def settle(self) -> None:
+        """A roll with no move recorded, followed by something other than a resignation: the
+        turn passes with the board as it was (gnubg reads such a file the same way)."""
+        if self.pending is None:
+            return
+        lineno, written = self.pending
+        self.pending = None
+        game = self.match.game
+        assert game is not None and game.dice is not None
+        player = game.turn
+        dice = (game.dice.high, game.dice.low)
+        self.warn(f"{player.label} rolled {dice[0]}{dice[1]} and no move was recorded "
+                  f"({written}) though a legal one existed: the board is left as it was",
+                  lineno)
+        self.emit(Moved(player.label, dice, "", game.position.position_id(), illegal=True))
+
 
 def _color_at(col: int) -> Color:
     return Color.BLACK if col >= RIGHT_COLUMN else Color.WHITE
 
 
-def parse_mat(text: str, name: str = "<mat>") -> list[Event]:
+def _name(text: str) -> str:
+    """A player's name as gnubg reads it: GamesGrid's ``,rating`` cut off, whitespace made
+    plain spaces."""
+    return re.sub(r"\s", " ", text.split(",")[0]).strip()
+
+
+def _settings(length: int, names: tuple[str, str], tags: dict[str, str]) -> MatchSettings:
+    def on(key: str) -> bool:
+        return tags.get(key, "").strip().lower() in ("on", "yes", "true", "1")
+
+    crawford = tags.get("crawford", "on").strip().lower() not in ("off", "no", "false", "0")
+    return MatchSettings(length=length, white=names[0], black=names[1],
+                         crawford=crawford or length <= 1,
+                         jacoby=length == 0 and on("jacoby"),
+                         beaver=length == 0 and on("beaver"))
+
+
+def parse_mat(text: str, name: str = "<mat>", *, strict: bool = True,
+              warnings: list[str] | None = None) -> list[Event]:
     """Parse ``.mat`` text into match events (see the module docstring).
 
-    :raises RecordError: malformed file, an illegal move, or a cube action the rules forbid;
-        the message names the file and line and says what was expected.
+    ``strict=False`` reads the way GNU Backgammon does: what cannot be understood (a move
+    nobody recorded, a score that does not add up, a row it cannot read) is assumed or
+    skipped, each time with a warning naming the file, the line and what was assumed. The
+    warnings go into ``warnings`` and, as ``note`` events, into the events themselves.
+
+    :raises RecordError: malformed file, an illegal move, or a cube action the rules forbid
+        (strict), or what no reading can make sense of (tolerant); the message names the file
+        and line and says what was expected.
     """
-    r = _Reader(name)
+    r = _Reader(name, strict)
     length: int | None = None
-    names: tuple[str, str] | None = None
+    tags: dict[str, str] = {}
     pending_game = False
+    text = text.lstrip("\ufeff")
     for r.lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.expandtabs(8).rstrip("\r\n")
-        stripped = line.strip()
-        if not stripped or stripped.startswith((";", "#", "%")):
+        stripped = line.strip().lstrip("\ufeff")
+        if not stripped:
+            continue
+        if stripped.startswith((";", "#", "%")):
+            m = _TAG.match(stripped)
+            if m and length is None:
+                tags[m.group("key").strip().lower()] = m.group("value")
             continue
         m = _LENGTH.match(line)
-        if m:
+        if m and r.state is None:
             if length is not None:
                 raise r.fail("a second 'N point match' line")
             length = int(m.group(1))
+            if length > MAX_LENGTH:
+                raise r.fail(f"a {m.group(1)}-point match: GNU Backgammon plays matches of at "
+                             f"most {MAX_LENGTH} points (0 for money play)")
             continue
         m = _GAME.match(line)
         if m:
             if length is None:
                 raise r.fail("expected ' N point match' before the first game")
-            if r.state is not None and r.state.game is not None and (
-                    r.state.game.phase is not Phase.OVER):
-                raise r.fail(f"Game {m.group(1)} starts before the previous game ended "
-                             f"(expected a 'Wins N points' line)")
+            _end_of_game(r, f"Game {m.group(1)}")
             pending_game = True
             continue
         m = _SCORE.match(line)
         if m and pending_game:
             assert length is not None
-            ws, bs = int(m.group("ws")), int(m.group("bs"))
-            if r.state is None:
-                names = (m.group("w"), m.group("b"))
-                try:
-                    settings = MatchSettings(length=length, white=names[0], black=names[1])
-                except ValueError as exc:
-                    raise r.fail(str(exc)) from exc
-                r.state = MatchState.new(settings)
-                r.emit(MatchStarted(settings))
-            if (ws, bs) != r.match.score:
-                raise r.fail(f"score {ws}-{bs} on the game's first line, but the games before "
-                             f"give {r.match.score[0]}-{r.match.score[1]}")
-            if r.match.over:
-                raise r.fail("a game after the match was over")
-            r.emit(GameStarted())
             pending_game = False
-            r.first_action = True
+            _game_start(r, m, length, tags)
             continue
         if pending_game:
             raise r.fail("expected the players and scores line ('Alice : 0   Bob : 0') after "
                          "'Game N'")
+        if r.skipping:
+            continue
         m = _ROW.match(line)
         if m:
             body_start = len(m.group(1)) + len(m.group(2)) + 1
             _parse_cells(r, m.group(3), body_start)
             continue
-        if stripped.lower().startswith("wins") and r.state is not None:
+        if stripped.lower().startswith(("wins", "loses", "losses")) and r.state is not None:
             _parse_cells(r, line, 0)
             continue
-        raise r.fail(f"unexpected text {stripped[:40]!r}: expected a numbered move line "
-                     f"('  1) 31: 8/5 6/5'), 'Game N', or 'Wins N points'")
+        r.assume(f"skipped the line {stripped[:40]!r} (not a move, 'Game N' or 'Wins N points')",
+                 f"unexpected text {stripped[:40]!r}: expected a numbered move line "
+                 f"('  1) 31: 8/5 6/5'), 'Game N', or 'Wins N points'")
     if r.state is None:
         raise RecordError(f"{name}: line {r.lineno}: no game found (expected ' N point match' "
                           f"and ' Game 1')")
+    r.lineno += 1
+    _end_of_game(r, "the end of the file")
     if r.match.over and r.match.winner is not None:
         r.events.append(MatchEnded(r.match.winner.label, r.match.score))
+    if warnings is not None:
+        warnings.extend(r.warnings)
     return r.events
+
+
+def _end_of_game(r: _Reader, where: str) -> None:
+    """What was left open when a new game (or the end of the file) comes."""
+    game = r.state.game if r.state is not None else None
+    if game is None or game.phase is Phase.OVER or r.skipping:
+        return
+    r.settle()
+    if where.startswith("Game"):
+        if r.strict:
+            raise r.fail(f"{where} starts before the previous game ended (expected a 'Wins N "
+                         f"points' line)")
+        return  # the next game's score line may say who won: see _infer_unfinished
+    r.warn(f"the file ends in the middle of game {len(r.match.games) + 1} (no 'Wins N points' "
+           f"line): the game is left unfinished")
+
+
+def _game_start(r: _Reader, m: re.Match[str], length: int, tags: dict[str, str]) -> None:
+    ws, bs = int(m.group("ws")), int(m.group("bs"))
+    if r.state is None:
+        names = (_name(m.group("w")), _name(m.group("b")))
+        if (ws, bs) != (0, 0) and r.strict:
+            raise r.fail(f"score {ws}-{bs} on the game's first line, but the games before "
+                         f"give 0-0")
+        if (ws, bs) != (0, 0):
+            raise r.fail(f"the first game starts at {ws}-{bs}: pibg's journals start a match "
+                         f"at 0-0; cut the games before it from a longer file, or edit the "
+                         f"score line to '0' and '0'")
+        try:
+            settings = _settings(length, names, tags)
+        except ValueError as exc:
+            raise r.fail(str(exc)) from exc
+        r.state = MatchState.new(settings)
+        r.emit(MatchStarted(settings))
+        r.events.extend(Noted(text) for text in r.early)
+    game = r.match.game
+    if r.skipping:
+        return
+    if game is not None and game.phase is not Phase.OVER:
+        _infer_unfinished(r, ws, bs)
+    if (ws, bs) != r.match.score:
+        sw, sb = r.match.score
+        r.assume(f"the score line says {ws}-{bs}, the games before give {sw}-{sb}: kept "
+                 f"{sw}-{sb}",
+                 f"score {ws}-{bs} on the game's first line, but the games before give "
+                 f"{sw}-{sb}")
+    if r.match.over:
+        if r.strict:
+            raise r.fail("a game after the match was over")
+        r.warn("a game after the match was over: skipped (GNU Backgammon skips it too)")
+        r.skipping = True
+        return
+    r.emit(GameStarted())
+    r.first_action = True
+
+
+def _infer_unfinished(r: _Reader, ws: int, bs: int) -> None:
+    """A game with no result followed by a new game: the new score line says who won."""
+    sw, sb = r.match.score
+    game = r.match.game
+    assert game is not None
+    gained = (ws - sw, bs - sb)
+    cube = game.cube.value
+    winner = Color.WHITE if gained[1] == 0 else Color.BLACK
+    points = gained[0] if winner is Color.WHITE else gained[1]
+    if (min(gained) != 0 or points <= 0 or points % cube or not 1 <= points // cube <= 3
+            or game.phase is Phase.OPENING or r.strict):
+        raise r.fail(f"a new game starts before game {len(r.match.games) + 1} ended "
+                     f"(expected a 'Wins N points' line)")
+    r.warn(f"game {len(r.match.games) + 1} has no 'Wins N points' line; the score line says "
+           f"{winner.label} won {_plural(points)}: taken as a resignation")
+    r.emit(Resigned(winner.other.label, points // cube))
+    r.check_game_over()
 
 
 def _parse_cells(r: _Reader, body: str, offset: int) -> None:
@@ -506,62 +678,76 @@ def _parse_cells(r: _Reader, body: str, offset: int) -> None:
     for m in _ACTION.finditer(body):
         gap = body[pos:m.start()]
         if gap.strip():
-            raise r.fail(f"unexpected {gap.strip()[:30]!r}: expected dice and moves "
-                         f"('52: 13/8 13/11'), 'Doubles => N', 'Takes', 'Drops' or 'Wins N "
-                         f"points'")
+            r.assume(f"skipped {gap.strip()[:30]!r} (not dice and moves, a cube action or "
+                     f"'Wins N points')",
+                     f"unexpected {gap.strip()[:30]!r}: expected dice and moves "
+                     f"('52: 13/8 13/11'), 'Doubles => N', 'Takes', 'Drops' or 'Wins N "
+                     f"points'")
         pos = m.end()
         col = offset + m.start()
         _action(r, m, col)
     rest = body[pos:]
     if rest.strip():
-        raise r.fail(f"unexpected {rest.strip()[:30]!r}: expected dice and moves "
-                     f"('52: 13/8 13/11'), 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'")
+        r.assume(f"skipped {rest.strip()[:30]!r} (not dice and moves, a cube action or "
+                 f"'Wins N points')",
+                 f"unexpected {rest.strip()[:30]!r}: expected dice and moves "
+                 f"('52: 13/8 13/11'), 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'")
+
+
+def _expanded(dice: tuple[int, int], text: str) -> str | None:
+    """A double's play written with several dice per hop (``Bar/21*(2)``, ``8/off(2)``) as
+    one step per die, highest point first (the order gnubg puts them in)."""
+    if dice[0] != dice[1]:
+        return None
+    try:
+        segments = parse_moves(text)
+    except PibgError:
+        return None
+    die = dice[0]
+    steps: list[tuple[int, int]] = []
+    for src, dst in segments:
+        here = src
+        while here > dst:
+            nxt = here - die
+            if nxt < dst:
+                if dst != OFF:
+                    return None
+                nxt = OFF
+            steps.append((here, max(nxt, OFF)))
+            here = max(nxt, OFF)
+    if len(steps) > 4:
+        return None
+    steps.sort(key=lambda st: -st[0])
+    return " ".join(f"{a}/{b}" for a, b in steps)
 
 
 def _action(r: _Reader, m: re.Match[str], col: int) -> None:
-    st = r.match
-    game = st.game
-    assert game is not None
     if m.group("wins") is not None:
-        _wins(r, int(m.group("wins")), col)
+        _wins(r, int(m.group("wins")), _color_at(col))
         return
+    if m.group("losses") is not None:
+        return  # Galaxy's "Losses N point" rows: gnubg skips them, the 'Wins' line decides
+    if m.group("concede") is not None:
+        return  # XG's "Concedes": the 'Wins N points' that follows says what was given
+    game = r.match.game
+    assert game is not None
     if game.phase is Phase.OVER:
-        raise r.fail(f"{m.group(0)!r} after the game ended: expected 'Wins N points'")
+        r.assume(f"skipped {m.group(0)!r} after the game ended",
+                 f"{m.group(0)!r} after the game ended: expected 'Wins N points'")
+        return
+    r.settle()
     if m.group("dice") is not None:
-        d1, d2 = int(m.group("dice")[0]), int(m.group("dice")[1])
-        dice = (max(d1, d2), min(d1, d2))
-        text = " ".join(m.group("moves").split())
-        if r.first_action:
-            r.first_action = False
-            if d1 == d2:
-                raise r.fail(f"opening roll {d1}{d2} is a double: expected two different dice")
-            first = _color_at(col)
-            hi, lo = dice
-            r.emit(OpeningRoll(white=hi if first is Color.WHITE else lo,
-                               black=lo if first is Color.WHITE else hi))
-        else:
-            if game.phase is not Phase.ROLL:
-                raise r.fail(f"dice {m.group('dice')} while {game.decider.label} must answer "
-                             f"a double: expected 'Takes' or 'Drops'")
-            r.emit(Rolled(game.turn.label, dice))
-        game = r.match.game
-        assert game is not None
-        player = game.turn
-        try:
-            play = resolve_any_order(game.position, dice, text)
-        except PibgError as exc:
-            raise r.fail(f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: {exc}"
-                         ) from exc
-        r.emit(Moved(player.label, dice, text, play.result.position_id()))
-        r.check_game_over()
+        _roll(r, m, col)
         return
     if r.first_action:
         raise r.fail(f"{m.group(0)!r} before the opening roll: expected the first move")
     if m.group("double") is not None:
         value = int(m.group("double"))
         if value != game.cube.value * 2:
-            raise r.fail(f"'Doubles => {value}' with the cube at {game.cube.value}: "
-                         f"expected 'Doubles => {game.cube.value * 2}'")
+            r.assume(f"'Doubles => {value}' with the cube at {game.cube.value}: taken as "
+                     f"'Doubles => {game.cube.value * 2}'",
+                     f"'Doubles => {value}' with the cube at {game.cube.value}: "
+                     f"expected 'Doubles => {game.cube.value * 2}'")
         r.emit(Doubled(game.turn.label))
     elif m.group("take") is not None:
         r.emit(Took(game.turn.other.label))
@@ -572,31 +758,125 @@ def _action(r: _Reader, m: re.Match[str], col: int) -> None:
         r.check_game_over()
 
 
-def _wins(r: _Reader, points: int, col: int) -> None:
+def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
+    game = r.match.game
+    assert game is not None
+    d1, d2 = int(m.group("dice")[0]), int(m.group("dice")[1])
+    dice = (max(d1, d2), min(d1, d2))
+    text = " ".join(m.group("moves").split())
+    if r.first_action:
+        r.first_action = False
+        if d1 == d2:
+            raise r.fail(f"opening roll {d1}{d2} is a double: expected two different dice")
+        first = _color_at(col)
+        hi, lo = dice
+        r.emit(OpeningRoll(white=hi if first is Color.WHITE else lo,
+                           black=lo if first is Color.WHITE else hi))
+    else:
+        if game.phase is Phase.DOUBLED:
+            r.assume(f"dice {m.group('dice')} while {game.decider.label} must answer a "
+                     f"double: the double taken as taken",
+                     f"dice {m.group('dice')} while {game.decider.label} must answer "
+                     f"a double: expected 'Takes' or 'Drops'")
+            r.emit(Took(game.decider.label))
+        r.emit(Rolled(game.turn.label, dice))
+    game = r.match.game
+    assert game is not None
+    player = game.turn
+    play: Play | None
+    try:
+        play = resolve_any_order(game.position, dice, text)
+    except PibgError as exc:
+        refusal = f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: {exc}"
+        alt = _expanded(dice, text) if text else None
+        try:
+            play = resolve_any_order(game.position, dice, alt) if alt else None
+        except PibgError:
+            play = None
+        if play is None:
+            if r.strict:
+                raise r.fail(refusal) from exc
+            if not text:
+                _unrecorded(r, m, dice)
+                return
+            done = apply_steps(game.position, parse_moves(text))
+            if done is None:
+                raise r.fail(refusal) from exc
+            r.warn(f"{player.label} {dice[0]}{dice[1]}: {text}: not a legal play ({exc}); "
+                   f"kept as written")
+            r.emit(Moved(player.label, dice, text, done[0].position_id(), illegal=True))
+            r.check_game_over()
+            return
+    assert play is not None
+    r.emit(Moved(player.label, dice, text, play.result.position_id()))
+    r.check_game_over()
+
+
+def _unrecorded(r: _Reader, m: re.Match[str], dice: tuple[int, int]) -> None:
+    """A roll written with no move (or ``????``) where a legal move existed."""
+    game = r.match.game
+    assert game is not None
+    written = "'????'" if m.group("unknown") else "an empty move"
+    legal = legal_plays(game.position, Dice.of(dice))
+    if len(legal) == 1:
+        play = legal[0]
+        r.warn(f"{game.turn.label} {dice[0]}{dice[1]}: {written}; the only legal play, "
+               f"{format_moves(play.moves, play.hits)}, is assumed")
+        r.emit(Moved(game.turn.label, dice, format_moves(play.moves, play.hits),
+                     play.result.position_id()))
+        r.check_game_over()
+        return
+    r.pending = (r.lineno, written)
+
+
+def _wins(r: _Reader, points: int, winner: Color) -> None:
     st = r.match
     game = st.game
     assert game is not None
     if game.phase is Phase.OVER:
         res = game.result
         assert res is not None
-        if res.points != points:
-            raise r.fail(f"'Wins {points}': the moves give {res.winner.label} "
-                         f"{_plural(res.points)}")
+        if res.points != points or res.winner is not winner:
+            r.assume(f"'Wins {points}' for {winner.label}: the moves give {res.winner.label} "
+                     f"{_plural(res.points)}; scored as the moves give",
+                     f"'Wins {points}': the moves give {res.winner.label} "
+                     f"{_plural(res.points)}")
         return
-    winner = _color_at(col)
-    cube = game.cube.value
-    if points % cube or not 1 <= points // cube <= 3:
-        raise r.fail(f"'Wins {points}' with the cube at {cube}: a resignation scores 1, 2 or "
-                     f"3 times the cube")
-    if game.phase is Phase.DOUBLED:
-        raise r.fail(f"'Wins {points}' while a double is offered: expected 'Takes' or 'Drops'")
     if r.first_action:
         raise r.fail("'Wins' before the opening roll: expected the first move")
-    r.emit(Resigned(winner.other.label, points // cube))
+    cube = game.cube.value
+    if game.phase is Phase.DOUBLED:
+        r.assume(f"'Wins {points}' while a double is offered: taken as a resignation at the "
+                 f"cube's value before the double ({cube})",
+                 f"'Wins {points}' while a double is offered: expected 'Takes' or 'Drops'")
+    mult = 1 if points <= cube else 2 if points <= 2 * cube else 3
+    if points != mult * cube:
+        r.assume(f"'Wins {points}' with the cube at {cube}: scored as a resignation of "
+                 f"{_plural(mult * cube)} ({mult} times the cube), as GNU Backgammon does",
+                 f"'Wins {points}' with the cube at {cube}: a resignation scores 1, 2 or "
+                 f"3 times the cube")
+    if r.pending is not None:
+        lineno, written = r.pending
+        r.pending = None
+        r.warn(f"{game.turn.label} rolled and no move was recorded ({written}): the "
+               f"'Wins' line says {winner.other.label} resigned", lineno)
+    r.emit(Resigned(winner.other.label, mult))
     r.check_game_over()
 
 
-def read_mat(path: str | os.PathLike[str]) -> list[Event]:
+def decode_text(data: bytes) -> str:
+    """A record's bytes as text: UTF-8 (with or without a byte-order mark), else Windows-1252,
+    else Latin-1 (which decodes anything)."""
+    for enc in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def read_mat(path: str | os.PathLike[str], *, strict: bool = True,
+             warnings: list[str] | None = None) -> list[Event]:
     """Read a ``.mat`` file into match events (see :func:`parse_mat`).
 
     :raises RecordError: unreadable or malformed file (file, line and what was expected).
@@ -606,19 +886,14 @@ def read_mat(path: str | os.PathLike[str]) -> list[Event]:
         data = p.read_bytes()
     except OSError as exc:
         raise RecordError(f"{p}: cannot read: {exc.strerror}") from exc
-    for enc in ("utf-8-sig", "cp1252", "latin-1"):
-        try:
-            text = data.decode(enc)
-            break
-        except UnicodeDecodeError:
-            continue
-    return parse_mat(text, str(p))
+    return parse_mat(decode_text(data), str(p), strict=strict, warnings=warnings)
 
 
 __all__ = [
     "Action",
     "GameRecord",
     "MatchRecord",
+    "decode_text",
     "dumps_mat",
     "match_record",
     "parse_mat",

@@ -36,6 +36,7 @@ from pibg.events import (
     MatchSettings,
     MatchStarted,
     Moved,
+    Noted,
     OpeningRoll,
     Resigned,
     Rolled,
@@ -74,7 +75,10 @@ def _node(action: Action) -> str | None:
         body = f"{action.dice[0]}{action.dice[1]}" + "".join(
             to_letter(m.src, action.player) + to_letter(m.dst, action.player)
             for m in action.steps)
-        return f";{who}[{body}]"
+        comment = f"C[{_escape(action.comment)}]" if action.comment else ""
+        return f";{who}[{body}]{comment}"
+    if action.kind == "roll":  # dice with no move recorded, as gnubg writes it
+        return f";PL[{who}]DI[{action.dice[0]}{action.dice[1]}]"
     if action.kind in ("double", "take", "drop", "beaver"):
         return f";{who}[{action.kind}]"
     return None  # resign: in RE[...R]
@@ -221,11 +225,15 @@ def _point(letter: str, player: Color) -> int:
 
 
 class _SgfReader:
-    def __init__(self, text: str, name: str) -> None:
+    def __init__(self, text: str, name: str, strict: bool = True) -> None:
         self.text = text
         self.name = name
         self.events: list[Event] = []
         self.state: MatchState | None = None
+        self.strict = strict
+        self.warnings: list[str] = []
+        #: where dice with no move were read (``PL[W]DI[11]``), until what follows says more
+        self.pending: int | None = None
 
     def fail(self, off: int, what: str) -> RecordError:
         return RecordError(f"{self.name}: line {self.text.count(chr(10), 0, off) + 1}: {what}")
@@ -272,8 +280,47 @@ class _SgfReader:
                                  f"{self.state.score[0]}-{self.state.score[1]}")
         self.emit(GameStarted(), off)
 
-    def action(self, player: Color, value: str, first: bool, off: int) -> None:
-        from pibg.matfile import resolve_any_order
+    def roll_only(self, player: Color, value: str, first: bool, off: int) -> None:
+        """``PL[W]DI[11]``: dice with no move (gnubg writes a roll so when the player resigned
+        before moving, or the move was never recorded)."""
+        m = re.fullmatch(r"\s*([1-6])([1-6])\s*", value)
+        if not m:
+            raise self.fail(off, f"DI[{value}]: expected two dice like DI[31]")
+        d1, d2 = int(m.group(1)), int(m.group(2))
+        if first:
+            if d1 == d2:
+                raise self.fail(off, f"opening roll {d1}{d2} is a double: expected two "
+                                     f"different dice")
+            hi, lo = max(d1, d2), min(d1, d2)
+            self.emit(OpeningRoll(white=hi if player is Color.WHITE else lo,
+                                  black=lo if player is Color.WHITE else hi), off)
+        else:
+            self.emit(Rolled(player.label, (max(d1, d2), min(d1, d2))), off)
+        self.pending = off
+
+    def settle(self) -> None:
+        """Dice with no move, followed by a move of the other player: the turn passed with the
+        board as it was (as gnubg reads it)."""
+        if self.pending is None:
+            return
+        off, self.pending = self.pending, None
+        game = self.game
+        assert game.dice is not None
+        line = self.text.count(chr(10), 0, off) + 1
+        what = (f"{game.turn.label} rolled {game.dice.high}{game.dice.low} and no move was "
+                f"recorded: the board is left as it was")
+        if self.strict:
+            raise self.fail(off, f"{what} (not allowed with strict reading)")
+        self.warnings.append(f"{self.name}: line {line}: {what}")
+        self.events.append(Noted(f"line {line}: {what}"))
+        self.emit(Moved(game.turn.label, (game.dice.high, game.dice.low), "",
+                        game.position.position_id(), illegal=True), off)
+
+    def action(self, player: Color, value: str, first: bool, off: int,
+               comment: str = "") -> None:
+        from pibg.matfile import DICE_NOT_SEEN, IN_DOUBT, resolve_any_order
+
+        self.settle()
 
         v = value.strip().lower()
         if v in ("double", "take", "drop", "beaver"):
@@ -311,11 +358,17 @@ class _SgfReader:
         except PibgError as exc:
             raise self.fail(off, f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: "
                                  f"{exc}") from exc
-        self.emit(Moved(player.label, dice, text, play.result.position_id()), off)
+        lines = comment.splitlines()
+        flag = next((x[len(IN_DOUBT):] for x in lines if x.startswith(IN_DOUBT)), "")
+        self.emit(Moved(player.label, dice, text, play.result.position_id(),
+                        dice_seen=DICE_NOT_SEEN not in lines, flag=flag), off)
 
     def finish(self, root: dict[str, list[str]], off: int) -> None:
         res = root.get("RE", [""])[0].strip()
         m = re.fullmatch(r"([WB])\+(\d+)(R?)", res) if res else None
+        if not m or self.over():
+            self.settle()
+        self.pending = None  # a resignation follows the dice
         if res and not m:
             raise self.fail(off, f"RE[{res}]: expected like RE[W+2] or RE[B+4R]")
         if m and not self.over():
@@ -337,7 +390,8 @@ class _SgfReader:
                                          result.termination))
 
 
-def parse_sgf(text: str, name: str = "<sgf>") -> list[Event]:
+def parse_sgf(text: str, name: str = "<sgf>", *, strict: bool = True,
+              warnings: list[str] | None = None) -> list[Event]:
     """Parse gnubg SGF (``GM[6]``) into match events; every move is checked by the rules.
 
     Analysis properties are ignored. A game whose ``RE`` names a winner the moves have not
@@ -346,7 +400,7 @@ def parse_sgf(text: str, name: str = "<sgf>") -> list[Event]:
     :raises RecordError: malformed file, an illegal move, or a cube action the rules forbid
         (file, line and what was expected).
     """
-    r = _SgfReader(text, name)
+    r = _SgfReader(text, name, strict)
     trees = _parse_trees(text, name)
     if not trees:
         raise RecordError(f"{name}: line 1: no game tree found (expected '(;FF[4]GM[6]...')")
@@ -357,29 +411,44 @@ def parse_sgf(text: str, name: str = "<sgf>") -> list[Event]:
         r.start(root, off)
         first = True
         for props, noff in tree[1:]:
+            if "DI" in props and props["DI"] and not ("W" in props or "B" in props):
+                if r.over():
+                    raise r.fail(noff, f"DI[{props['DI'][0]}] after the game ended")
+                r.settle()
+                who = (props.get("PL") or [""])[0].strip().upper()
+                player = (Color.WHITE if who == "W" else Color.BLACK if who == "B"
+                          else r.game.turn)
+                r.roll_only(player, props["DI"][0], first, noff)
+                first = False
             for key in ("W", "B"):
                 if key not in props:
                     continue
                 value = props[key][0] if props[key] else ""
                 if r.over():
                     raise r.fail(noff, f"{key}[{value}] after the game ended")
-                r.action(Color.WHITE if key == "W" else Color.BLACK, value, first, noff)
+                r.action(Color.WHITE if key == "W" else Color.BLACK, value, first, noff,
+                         "\n".join(props.get("C", [])))
                 first = False
         r.finish(root, off)
     assert r.state is not None
     if r.state.over and r.state.winner is not None:
         r.events.append(MatchEnded(r.state.winner.label, r.state.score))
+    if warnings is not None:
+        warnings.extend(r.warnings)
     return r.events
 
 
-def read_sgf(path: str | os.PathLike[str]) -> list[Event]:
+def read_sgf(path: str | os.PathLike[str], *, strict: bool = True,
+             warnings: list[str] | None = None) -> list[Event]:
     """Read a gnubg SGF file into match events (see :func:`parse_sgf`)."""
+    from pibg.matfile import decode_text
+
     p = Path(path)
     try:
-        text = p.read_bytes().decode("utf-8-sig", errors="replace")
+        text = decode_text(p.read_bytes())
     except OSError as exc:
         raise RecordError(f"{p}: cannot read: {exc.strerror}") from exc
-    return parse_sgf(text, str(p))
+    return parse_sgf(text, str(p), strict=strict, warnings=warnings)
 
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "to_letter", "write_sgf"]
