@@ -1,4 +1,5 @@
-"""The live web page's server: standard library ``ThreadingHTTPServer`` and server-sent events.
+"""The live web page's server: standard library HTTP handling and server-sent events, behind
+the bounded front door of :mod:`pibg.web.gate` (timeouts on every socket, a fixed worker pool).
 
 Pages (static files from ``pibg/web/static``): ``/`` the live board, ``/calibrate``,
 ``/records``. Data::
@@ -11,7 +12,8 @@ Pages (static files from ``pibg/web/static``): ``/`` the live board, ``/calibrat
     GET  /records/NAME/match.mat|.sgf|.jsonl      downloads
     GET  /api/calibration               corners (saved, detected or none) and the frame size
     GET  /api/calibration/frame.jpg     the camera frame for placing the corners
-    GET  /api/calibration/check[?corners=x,y;x,y;x,y;x,y]   read the board now
+    GET  /api/calibration/check[?corners=x,y;x,y;x,y;x,y]   read the board now (one at a time;
+                                        without the token at most one per ``check_interval`` s)
     POST /api/calibration               {"corners": [[x, y] x 4]}: learn and save   (token)
     POST /api/control/ACTION            undo, confirm, ...                           (token)
 
@@ -20,19 +22,28 @@ token configured the page is view-only and every control answers 403. A custom h
 be sent cross-site without a CORS preflight, which this server never grants, so another site
 open in the same browser cannot press the buttons. Every bad request gets a 4xx and a JSON
 ``{"error": reason}``, never a traceback.
+
+The page may be opened to a club's network, so every answer carries a Content-Security-Policy
+(scripts and styles from this server only, no framing) and ``X-Frame-Options: DENY``, and a
+request whose ``Host`` is a name other than ``localhost``, this machine's name (``NAME`` or
+``NAME.local``) or one in ``allowed_hosts`` is refused (403): a page on another site that
+rebinds its own name to this server's address (DNS rebinding) gets nothing. Addresses (IP
+literals) are always accepted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hmac
+import ipaddress
 import json
 import logging
+import select
+import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
@@ -41,6 +52,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from pibg.exc import PibgError
 from pibg.web.calibration import CalibrationBackend, as_corners
+from pibg.web.gate import GatedHandler, GatedServer
 from pibg.web.records import FILES, Records
 from pibg.web.view import LiveView, Versions
 
@@ -49,6 +61,9 @@ log = logging.getLogger("pibg.web")
 #: What ``control(action)`` may be called with: the referee's buttons ("confirm" also condones
 #: an illegal play), "accept_board" (a long confirm: the board as it stands is the position)
 #: and "new_match".
+#: seconds an event stream waits between checks that its client is still there
+STREAM_POLL = 0.5
+
 ACTIONS = ("confirm", "undo", "double", "take", "drop", "beaver", "accept_board", "new_match")
 
 PAGES = {"/": "index.html", "/index.html": "index.html", "/calibrate": "calibrate.html",
@@ -57,6 +72,11 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".ico": "image/x-icon"}
 MAX_BODY = 64 * 1024
+#: sent with every answer: this server's own scripts, styles and images only, and no framing
+CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY",
+                    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
 
 class HttpError(Exception):
@@ -75,10 +95,26 @@ def _static_files() -> dict[str, bytes]:
     return out
 
 
-class _Httpd(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Httpd(GatedServer):
     web: WebServer
+
+
+def _host_name(header: str) -> str:
+    """The name in a ``Host`` header, without the port and brackets, lower case."""
+    host = header.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host[1:]
+    if host.count(":") == 1:
+        host = host.split(":")[0]
+    return host.rstrip(".")
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 class WebServer:
@@ -93,7 +129,9 @@ class WebServer:
                  control: Callable[[str], None] | None = None,
                  calibration: CalibrationBackend | None = None,
                  frame_interval: float = 1.0, keepalive: float = 15.0,
-                 max_streams: int = 16) -> None:
+                 max_streams: int = 16, allowed_hosts: Iterable[str] = (),
+                 check_interval: float = 2.0, request_timeout: float = 10.0,
+                 max_pending: int = 128) -> None:
         self.view = view
         self.records = Records(records_dir)
         self.token = token or None
@@ -102,6 +140,14 @@ class WebServer:
         self.frame_interval = frame_interval
         self.keepalive = keepalive
         self.max_streams = max_streams
+        me = socket.gethostname().lower()
+        self.allowed_hosts = {"localhost", me, f"{me}.local",
+                              *(h.lower().rstrip(".") for h in allowed_hosts)}
+        self.check_interval = check_interval
+        self.request_timeout = request_timeout
+        self.max_pending = max_pending
+        self._check_lock = threading.Lock()
+        self._check_next = 0.0
         self._host, self._port = host, port
         self._httpd: _Httpd | None = None
         self._thread: threading.Thread | None = None
@@ -119,7 +165,9 @@ class WebServer:
         """
         if self._httpd is not None:
             return self
-        httpd = _Httpd((self._host, self._port), _Handler)
+        httpd = _Httpd((self._host, self._port), _Handler, workers=self.max_streams + 8,
+                       max_pending=self.max_pending, request_timeout=self.request_timeout,
+                       io_timeout=self.request_timeout, max_body=MAX_BODY)
         httpd.web = self
         self._httpd = httpd
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
@@ -166,6 +214,24 @@ class WebServer:
 
     # --- helpers for the handler ------------------------------------------------------------
 
+    def check_host(self, headers: Any) -> None:
+        """Refuse a ``Host`` that names another site (DNS rebinding); see the module doc."""
+        given = headers.get("Host")
+        if given is None:
+            return  # HTTP/1.0 clients may omit it; browsers never do
+        name = _host_name(given)
+        if name in self.allowed_hosts or _is_address(name):
+            return
+        raise HttpError(403, f"Host {name!r} is not this server's name: add it to [web] "
+                             f"allowed_hosts to open the page by that name")
+
+    def has_token(self, headers: Any) -> bool:
+        try:
+            self.authorise(headers)
+        except HttpError:
+            return False
+        return True
+
     def authorise(self, headers: Any) -> None:
         if self.token is None:
             raise HttpError(403, "controls are off: set a token in the config ([web] token) "
@@ -195,8 +261,8 @@ class WebServer:
                 "calibration": self.calibration is not None}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Httpd
+class _Handler(GatedHandler):
+    server: _Httpd  # type: ignore[assignment]
     server_version = "pibg"
     sys_version = ""
 
@@ -214,9 +280,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
-        for k, v in (headers or {}).items():
+        for k, v in {**SECURITY_HEADERS, **(headers or {})}.items():
             self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":
@@ -242,6 +307,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _run(self, fn: Callable[[], None]) -> None:
         try:
+            self.web.check_host(self.headers)
             fn()
         except HttpError as exc:
             self._error(exc.status, exc.reason)
@@ -273,10 +339,10 @@ class _Handler(BaseHTTPRequestHandler):
         return unquote(parts.path), parse_qs(parts.query)
 
     def _body(self) -> Any:
-        try:
-            n = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            raise HttpError(400, "bad Content-Length") from None
+        text = (self.headers.get("Content-Length") or "0").strip()
+        if not text.isdigit() or not text.isascii():  # "-1" would read to the end of input
+            raise HttpError(400, "bad Content-Length")
+        n = int(text)
         if n > MAX_BODY:
             raise HttpError(413, f"request body too large ({n} bytes; at most {MAX_BODY})")
         raw = self.rfile.read(n) if n else b""
@@ -284,8 +350,8 @@ class _Handler(BaseHTTPRequestHandler):
             return {}
         try:
             return json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise HttpError(400, "the body is not valid JSON") from None
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise HttpError(400, "the body is not valid JSON (or nested too deeply)") from None
 
     # --- GET --------------------------------------------------------------------------------
 
@@ -351,12 +417,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Accel-Buffering", "no")
+            for name, value in SECURITY_HEADERS.items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(b"retry: 1000\n\n")
             sent_state, sent_frame = -1, -1
             last_frame_t = 0.0
             last_write = time.monotonic()
-            while not web.closing:
+            while not web.closing and not self._client_gone():
                 v = view.versions
                 now = time.monotonic()
                 if v.state != sent_state:
@@ -371,16 +439,27 @@ class _Handler(BaseHTTPRequestHandler):
                 pending = v.frame != sent_frame
                 timeout = (max(0.01, web.frame_interval - (now - last_frame_t)) if pending
                            else max(0.05, web.keepalive - (now - last_write)))
+                timeout = min(timeout, STREAM_POLL)  # a client that left frees its slot soon
                 view.wait(Versions(sent_state, v.frame if pending else sent_frame), timeout)
                 if time.monotonic() - last_write >= web.keepalive:
                     self.wfile.write(b": keepalive\n\n")
                     self.wfile.flush()
                     last_write = time.monotonic()
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             pass
         finally:
             web.stream_slot(False)
             self.close_connection = True
+
+    def _client_gone(self) -> bool:
+        """Whether the client of an event stream closed its end (it sends nothing more)."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            if not readable:
+                return False
+            return not self.connection.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):
+            return True
 
     def _calibration_get(self, path: str, query: dict[str, list[str]]) -> None:
         cal = self.web.calibration
@@ -403,9 +482,25 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, buf.tobytes(), "image/jpeg")
         if path == "/api/calibration/check":
             corners = as_corners(query["corners"][0]) if "corners" in query else None
-            obs = cal.check(corners)
-            return self._json(_read_json(obs))
+            return self._json(_read_json(self._check(cal, corners)))
         raise HttpError(404, f"no such page: {path}")
+
+    def _check(self, cal: CalibrationBackend, corners: Any) -> Any:
+        """A board reading costs about a second of CPU the referee needs: one at a time, and
+        without the token at most one per ``check_interval`` seconds (429 otherwise)."""
+        web = self.web
+        trusted = web.has_token(self.headers)
+        wait = web._check_next - time.monotonic()
+        if not trusted and wait > 0:
+            raise HttpError(429, f"a board check ran just now: try again in {wait:.1f} s "
+                                 f"(or give the token)")
+        if not web._check_lock.acquire(blocking=False):
+            raise HttpError(429, "a board check is running: try again in a moment")
+        try:
+            return cal.check(corners)
+        finally:
+            web._check_next = time.monotonic() + web.check_interval
+            web._check_lock.release()
 
     # --- POST -------------------------------------------------------------------------------
 

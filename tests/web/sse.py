@@ -52,4 +52,5 @@ class SseClient:
                 return data
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open until it closes too
         self.conn.close()

@@ -88,7 +88,8 @@ _READ_BOARD = """() => {
 
 
 def _wait_version(page: Any, version: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.version) >= {version}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.version) >= {version}",
+                           timeout=10_000)
 
 
 def _check_board(page: Any, pos: Position) -> None:
@@ -126,7 +127,7 @@ def _screenshot(page: Any, view: LiveView, step: Step, scene: Scene, shot: dict[
     if frame is not None:
         view.set_overlay(overlay)
         view.update(step, frame, observe_exact(scene))
-        page.wait_for_function("document.querySelector('#frame').complete && "
+        page.wait_for_function("() => document.querySelector('#frame').complete && "
                                "document.querySelector('#frame').naturalWidth > 0",
                                timeout=10_000)
     _wait_version(page, view.versions.state)
@@ -223,7 +224,7 @@ def test_calibration_drag_check_and_save(page: Any, serve: Serve) -> None:
     page.goto(web.url + "calibrate")
     handle = page.locator("circle.handle[data-corner=TL]")
     handle.wait_for(timeout=10_000)
-    page.wait_for_function("document.querySelector('#calimg').naturalWidth > 0")
+    page.wait_for_function("() => document.querySelector('#calimg').naturalWidth > 0")
     box = handle.bounding_box()
     img = page.locator("#calimg").bounding_box()
     scale = img["width"] / 160
@@ -239,7 +240,7 @@ def test_calibration_drag_check_and_save(page: Any, serve: Serve) -> None:
     assert abs(tl[0] - (CORNERS[0][0] + 10)) < 1.5 and abs(tl[1] - (CORNERS[0][1] + 5)) < 1.5
     page.fill("#token", TOKEN)
     page.click("#save")
-    page.wait_for_function("document.querySelector('#calmsg').textContent === 'saved'",
+    page.wait_for_function("() => document.querySelector('#calmsg').textContent === 'saved'",
                            timeout=10_000)
     assert len(fake.saved) == 1 and fake.saved[0][1:] == CORNERS[1:]
 

@@ -71,7 +71,8 @@
 
   async function check() {
     const q = encodeURIComponent(corners.map((p) => p.join(",")).join(";"));
-    const res = await fetch("/api/calibration/check?corners=" + q);
+    const res = await fetch("/api/calibration/check?corners=" + q,
+                            { headers: { "X-Pibg-Token": pibg.token() } });
     const data = await res.json();
     if (!res.ok) { msg(data.error); return; }
     $("read").innerHTML = data.svg;
