@@ -44,7 +44,7 @@ from pibg.events import (
     SetUp,
     Took,
 )
-from pibg.exc import PibgError, RecordError
+from pibg.exc import PibgError, RecordError, RecordWriteError
 from pibg.match import GameResult, MatchState, Phase, apply, effective_events
 from pibg.moves import Dice, Move, Play, format_moves, parse_moves
 from pibg.position import OFF, Color, Position
@@ -366,16 +366,29 @@ def dumps_mat(events: Iterable[Event] | MatchRecord, date: str | None = None) ->
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically: temp file in the same directory, fsync, rename,
-    fsync the directory. Readers see the old file or the new one, never half of one."""
+    fsync the directory. Readers see the old file or the new one, never half of one.
+
+    :raises RecordWriteError: a missing folder, a read-only or full file system (no temporary
+        file is left behind).
+    """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise RecordWriteError(f"{target}: cannot write: {exc.strerror or exc} (check that "
+                               f"the folder {directory} exists and is writable)") from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise RecordWriteError(f"{target}: cannot write: {exc.strerror or exc}; the file was "
+                               f"left as it was") from exc
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -580,7 +593,8 @@ def parse_mat(text: str, name: str = "<mat>", *, strict: bool = True,
             body_start = len(m.group(1)) + len(m.group(2)) + 1
             _parse_cells(r, m.group(3), body_start)
             continue
-        if stripped.lower().startswith(("wins", "loses", "losses")) and r.state is not None:
+        if stripped.lower().startswith(("wins", "loses", "losses", "concedes", "resigns")) and (
+                r.state is not None):
             _parse_cells(r, line, 0)
             continue
         r.assume(f"skipped the line {stripped[:40]!r} (not a move, 'Game N' or 'Wins N points')",
@@ -858,7 +872,8 @@ def _wins(r: _Reader, points: int, winner: Color) -> None:
     if r.pending is not None:
         lineno, written = r.pending
         r.pending = None
-        r.warn(f"{game.turn.label} rolled and no move was recorded ({written}): the "
+        rolled = f" {game.dice.high}{game.dice.low}" if game.dice else ""
+        r.warn(f"{game.turn.label} rolled{rolled} and no move was recorded ({written}): the "
                f"'Wins' line says {winner.other.label} resigned", lineno)
     r.emit(Resigned(winner.other.label, mult))
     r.check_game_over()

@@ -33,11 +33,19 @@ def register(sub: Any) -> None:
     ex.set_defaults(handler=run_export)
 
     im = sub.add_parser("import", help="read a .mat or .sgf match file into a new journal",
-                        description="Read a .mat match file (gnubg, Jellyfish or XG dialect) "
-                                    "or a gnubg .sgf file, check every move against the rules, "
-                                    "and write a journal.")
+                        description="Read a .mat match file (gnubg, Jellyfish, XG, Backgammon "
+                                    "Galaxy, Backgammon Studio, FIBS clients...) or a gnubg .sgf "
+                                    "file, check every move against the rules, and write a "
+                                    "journal. What GNU Backgammon would assume (a move nobody "
+                                    "recorded, a score that does not add up) is assumed too, "
+                                    "with a warning naming the line, and kept in the journal as "
+                                    "a note; --strict refuses such files instead.")
     im.add_argument("file", type=Path, help="the .mat or .sgf file")
     im.add_argument("-o", "--output", type=Path, required=True, help="the journal to create")
+    im.add_argument("--strict", action="store_true",
+                    help="refuse a file that needs anything assumed (an unrecorded move, a "
+                         "score that does not add up, a line that cannot be read) instead of "
+                         "importing it with a warning for each")
     im.set_defaults(handler=run_import)
 
     sc = sub.add_parser("score", help="show a journal's match score, cube and games",
@@ -89,7 +97,7 @@ def run_export(args: argparse.Namespace) -> int:
         else:
             text = dumps_sgf(record, _date(journal, "-"))
     if args.output:
-        write_atomic(args.output, text)
+        write_atomic(args.output, text)  # RecordWriteError: one line, exit 2, no temp file
         print(f"wrote {args.output} ({len(record.games)} games)", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -100,18 +108,65 @@ def run_import(args: argparse.Namespace) -> int:
     from pibg.matfile import read_mat
     from pibg.sgf import read_sgf
 
-    events = read_sgf(args.file) if args.file.suffix.lower() == ".sgf" else read_mat(args.file)
     out: Path = args.output
     if out.exists() and out.stat().st_size:
         raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+    warnings: list[str] = []
+    reader = read_sgf if args.file.suffix.lower() == ".sgf" else read_mat
+    events = reader(args.file, strict=args.strict, warnings=warnings)
+    for warning in warnings:
+        print(f"pibg import: warning: {warning}", file=sys.stderr)
     date = _mat_date(args.file)
-    with Journal.open(out) as journal:
-        for k, ev in enumerate(events):
-            journal.append(ev, ts=date if k == 0 else None)
-        state = journal.replay()
+    state = _write_journal(out, events, date)
+    notes = f", {len(warnings)} warnings" if warnings else ""
     print(f"{out}: {len(events)} events, {len(state.games)} games, "
-          f"score {state.score[0]}-{state.score[1]}")
+          f"score {state.score[0]}-{state.score[1]}{notes}")
     return 0
+
+
+def _write_journal(out: Path, events: list[Any], date: str | None) -> MatchState:
+    """Write the journal whole or not at all: into a temporary file beside ``out``, then
+    renamed over it; on any failure (a full disk) nothing is left, and a retry starts clean.
+
+    :raises RecordWriteError: the folder is missing, read-only or full.
+    """
+    import contextlib
+    import os
+    import tempfile
+
+    from pibg.exc import RecordWriteError
+
+    folder = out.parent if str(out.parent) else Path(".")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise RecordWriteError(f"{out}: cannot write the journal: {exc.strerror} (check that "
+                               f"the folder {folder} exists and is writable)") from exc
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        with Journal.open(tmp) as journal:
+            for k, ev in enumerate(events):
+                journal.append(ev, ts=date if k == 0 else None)
+            state = journal.replay()
+        if out.exists() and out.stat().st_size:
+            raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise RecordWriteError(f"{out}: cannot write the journal: {exc.strerror or exc}; "
+                               f"nothing was written (free some space, then import again)"
+                               ) from exc
+    except JournalError as exc:
+        cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else None
+        if cause is None:
+            raise
+        raise RecordWriteError(f"{out}: cannot write the journal: {cause.strerror or cause}; "
+                               f"nothing was written (free some space, then import again)"
+                               ) from exc
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return state
 
 
 def _mat_date(path: Path) -> str | None:

@@ -47,11 +47,16 @@ def test_import_bad_mat_exits_2_with_one_line(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.mat"
     bad.write_text(" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/4\n")
-    assert main(["import", str(bad), "-o", str(tmp_path / "j.jsonl")]) == 2
+    assert main(["import", "--strict", str(bad), "-o", str(tmp_path / "j.jsonl")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("pibg import: error: ") and "bad.mat: line 5:" in err
     assert "\n" not in err
     assert not (tmp_path / "j.jsonl").exists()
+    # read as gnubg reads it, the illegal play is kept as written, with a warning
+    assert main(["import", str(bad), "-o", str(tmp_path / "j.jsonl")]) == 0
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pibg import: warning: ") and "bad.mat: line 5: white 31: 8/5 6/4: " \
+        "not a legal play" in err
 
 
 def test_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
