@@ -613,7 +613,8 @@ def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer
                               on_saved=recalibrated.append)
     server = WebServer(view, records_dir=cfg.records.directory, host=cfg.web.host,
                        port=cfg.web.port, token=cfg.web.token or None,
-                       control=controls.append, calibration=calib)
+                       control=controls.append, calibration=calib,
+                       allowed_hosts=cfg.web.allowed_hosts)
     server.start()
     printer(f"web page: {server.url}")
     return view, server

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import os
 import tomllib
 import types
@@ -140,6 +141,9 @@ class WebConfig:
     port: int = _spec(8080, min=1, max=65535)
     #: Shared secret for the control endpoints; empty means read-only spectators only.
     token: str = _spec("")
+    #: Further names the page may be opened by (besides addresses, localhost and this
+    #: machine's name): any other ``Host`` is refused, against DNS rebinding.
+    allowed_hosts: tuple[str, ...] = _spec((), names=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +286,10 @@ def _convert(raw: Any, hint: Any, meta: Mapping[str, Any], key: str, where: str,
         if isinstance(raw, bool) or not isinstance(raw, int) or raw not in GPIO_PINS:
             return _raise(_bad(where, key, raw, "a BCM GPIO pin number 2..27, or false"))
         return raw
+    if meta.get("names"):
+        if not isinstance(raw, list) or not all(isinstance(v, str) and v.strip() for v in raw):
+            return _raise(_bad(where, key, raw, 'a list of names, e.g. ["pibg.club.lan"]'))
+        return tuple(v.strip() for v in raw)
     if origin in (types.UnionType, typing.Union) and type(None) in args:
         inner = next(a for a in args if a is not type(None))
         if raw == "":
@@ -299,7 +307,7 @@ def _convert(raw: Any, hint: Any, meta: Mapping[str, Any], key: str, where: str,
     if hint is int or hint is float:
         ok = isinstance(raw, int) if hint is int else isinstance(raw, int | float)
         what = "an integer" if hint is int else "a number"
-        if isinstance(raw, bool) or not ok:
+        if isinstance(raw, bool) or not ok or not math.isfinite(raw):  # nan passes < and >
             return _raise(_bad(where, key, raw, what + _range_text(meta)))
         if ("min" in meta and raw < meta["min"]) or ("max" in meta and raw > meta["max"]):
             return _raise(_bad(where, key, raw, what + _range_text(meta)))

@@ -7,10 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
-
-from pibg.exc import CalibrationError, CameraUnavailableError, VisionError
+from pibg.exc import CalibrationError, CameraUnavailableError
 from pibg.observation import BoardObservation, RegionRead
 from pibg.vision.geometry import WHITE_HOMES, Array, VisionConfig
 
@@ -43,12 +40,11 @@ def register(sub: Any) -> None:
 
 
 def _image(path: str) -> Array:
-    if not Path(path).is_file():  # before OpenCV, which would warn on stderr first
-        raise VisionError(f"no image at {path!r}: check the path")
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"cannot read image {path!r}: give a JPEG or PNG file")
-    return np.asarray(img)
+    """The frame in ``path``, its size and colour checked from the header before decoding
+    (:func:`pibg.vision.imagefile.load_image`)."""
+    from pibg.vision.imagefile import load_image
+
+    return load_image(path)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

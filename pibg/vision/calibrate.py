@@ -163,6 +163,12 @@ class Calibration:
         except tomllib.TOMLDecodeError as exc:
             raise CalibrationError(f"calibration file {p} is not valid TOML ({exc}): "
                                    f"{_REMAKE.format(p)}") from exc
+        except UnicodeDecodeError as exc:
+            raise CalibrationError(f"calibration file {p} is not text (a binary file?): "
+                                   f"{_REMAKE.format(p)}") from exc
+        except OSError as exc:
+            raise CalibrationError(f"calibration file {p} cannot be read ({exc.strerror}): "
+                                   f"{_REMAKE.format(p)}") from exc
         return cls.from_dict(data, str(p))
 
     @classmethod
@@ -183,6 +189,7 @@ class Calibration:
         if data["profile"] not in PROFILES:
             raise CalibrationError(f"{source}: unknown profile {data['profile']!r}, "
                                    f"known: {sorted(PROFILES)}")
+        _check_values(data, source)
         try:
             empty = data["empty"]
             cal = cls(
@@ -217,6 +224,15 @@ class Calibration:
         if len(cal.corners) != 4 or cal.points_bg.shape != (24, k, 3):
             raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours: "
                                    f"{_REMAKE.format(source)}")
+        arrays = (cal.points_bg, cal.bar_bg, cal.tray_bg, cal.cube_bg, cal.rails)
+        if not all(np.all(np.isfinite(a)) for a in arrays):
+            raise CalibrationError(f"{source}: [empty] holds a value that is not a number: "
+                                   f"{_REMAKE.format(source)}")
+        try:
+            check_corners(np.asarray(cal.corners), cal.image_size)
+        except BoardNotFoundError as exc:
+            raise CalibrationError(f"{source}: corners = {list(cal.corners)}: {exc}; "
+                                   f"{_REMAKE.format(source)}") from exc
         return cal
 
 
@@ -227,6 +243,42 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift"}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def _check_values(data: dict[str, Any], source: str) -> None:
+    """The top-level values a damaged or hand-edited file gets wrong, each named with its key.
+
+    :raises CalibrationError:
+    """
+    def bad(key: str, expected: str) -> CalibrationError:
+        return CalibrationError(f"{source}: {key} = {data[key]!r}: expected {expected}; "
+                                f"{_REMAKE.format(source)}")
+
+    size = data["image_size"]
+    if not (isinstance(size, list) and len(size) == 2 and
+            all(isinstance(v, int) and not isinstance(v, bool) and 16 <= v <= 16384
+                for v in size)):
+        raise bad("image_size", "[width, height] in pixels, e.g. [1280, 960]")
+    corners = data["corners"]
+    if not (isinstance(corners, list) and len(corners) == 4 and
+            all(isinstance(c, list) and len(c) == 2 and all(_number(v) for v in c)
+                for c in corners)):
+        raise bad("corners", "four [x, y] pixel pairs (TL, TR, BR, BL)")
+    r = data["checker_radius_px"]
+    if not _number(r) or not 1.0 <= r <= max(size):
+        raise bad("checker_radius_px", "a radius in pixels")
+    cfg = VisionConfig()
+    lo, hi = cfg.lens_k_min, cfg.lens_k_max
+    if "distortion" in data and not (_number(data["distortion"]) and
+                                     lo - 1e-6 <= data["distortion"] <= hi + 1e-6):
+        raise bad("distortion", f"a number in {lo}..{hi} (0 for none)")
+    if "rim_lift" in data and not _number(data["rim_lift"]):
+        raise bad("rim_lift", "a number")
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:

@@ -169,7 +169,13 @@ class Vision:
                                               flags=cv2.INTER_LINEAR))
 
     def observe(self, frame: Array) -> BoardObservation:
-        """Read one frame. A hand or arm over the board gives an unreadable observation."""
+        """Read one frame. A hand or arm over the board gives an unreadable observation, and
+        so does a frame of another size than the calibration's (its corners would not fit)."""
+        w, h = self.calibration.image_size
+        if frame.ndim >= 2 and frame.shape[:2] != (h, w):
+            return BoardObservation.unreadable(
+                f"the frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is for "
+                f"{w}x{h}: set the camera to {w}x{h}, or calibrate again at this size")
         canon = self.canonical(frame)
         return self.observe_canonical(canon, frame)
 

@@ -74,4 +74,4 @@ def test_a_missing_or_unreadable_image_is_named_in_one_line(
     junk.write_text("not an image")
     assert main(["calibrate", str(junk), "-o", str(tmp_path / "x.toml")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "cannot read image" in err and "junk.png" in err
+    assert err.count("\n") == 0 and "not a PNG or JPEG image" in err and "junk.png" in err
