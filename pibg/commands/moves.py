@@ -28,13 +28,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=run)
 
 
+#: the longest batch line read (a request is about 60 bytes); longer ones are an error line
+MAX_LINE = 64 * 1024
+#: how much of a bad input an error line quotes
+ECHO = 60
+
+
+def _echo(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= ECHO else f"{text[:ECHO]}... ({len(text)} characters)"
+
+
 def plays_json(position_id: str, dice: Any) -> dict[str, Any]:
     """The ``{"plays": [...]}`` answer: each play's notation and resulting Position ID, the
-    mover still on roll. Raises PibgError on bad input."""
-    if not isinstance(position_id, str):
-        raise PibgError(f"position_id must be a string, got {position_id!r}")
-    if not isinstance(dice, (list, tuple)):
-        raise PibgError(f"dice must be a list of two numbers 1-6, got {dice!r}")
+    mover still on roll. Raises PibgError on bad input: ``dice`` must be two integers 1-6
+    (not ``true``, not ``3.5``)."""
+    if not isinstance(position_id, str) or len(position_id) > 40:
+        raise PibgError(f"position_id must be a gnubg Position ID string, got "
+                        f"{_echo(position_id)}")
+    if not (isinstance(dice, (list, tuple)) and len(dice) == 2 and
+            all(type(d) is int and 1 <= d <= 6 for d in dice)):
+        raise PibgError(f"dice must be a list of two integers 1-6, got {_echo(dice)}")
     pos = Position.from_id(position_id)
     plays = legal_plays(pos, Dice.of(dice))
     out = [{"play": str(p), "position_id": p.result.position_id()} for p in plays]
@@ -71,20 +85,49 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch() -> int:
-    out = sys.stdout
-    for lineno, line in enumerate(sys.stdin, 1):
-        if not line.strip():
+def _lines(stream: Any) -> Any:
+    """``(line, None)`` for each line of a stream (binary, or text when it has no buffer), or
+    ``(None, length)`` for a line over :data:`MAX_LINE` (read through without keeping it)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE or line[-1:] in (b"\n", "\n"):
+            yield line, None
             continue
-        try:
-            req = json.loads(line)
-            if not isinstance(req, dict):
-                raise PibgError("expected a JSON object")
-            answer: dict[str, Any] = plays_json(req.get("position_id", ""), req.get("dice"))
-        except json.JSONDecodeError as exc:
-            answer = {"error": f"line {lineno}: not JSON: {exc.msg}"}
-        except PibgError as exc:
-            answer = {"error": f"line {lineno}: {exc}"}
+        n = len(line)
+        while line and line[-1:] not in (b"\n", "\n"):
+            line = stream.readline(MAX_LINE)
+            n += len(line)
+        yield None, n
+
+
+def _batch() -> int:
+    """Answer each line, in order: a bad line gets an error line, never ends the batch."""
+    out = sys.stdout
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    for lineno, (raw, length) in enumerate(_lines(stdin), 1):
+        if raw is None:
+            answer: dict[str, Any] = {
+                "error": f"line {lineno}: too long ({length} bytes; at most {MAX_LINE})"}
+        elif not raw.strip():
+            continue
+        else:
+            answer = _answer(raw, lineno)
         out.write(json.dumps(answer) + "\n")
         out.flush()
     return 0
+
+
+def _answer(raw: bytes | str, lineno: int) -> dict[str, Any]:
+    try:
+        req = json.loads(raw)
+        if not isinstance(req, dict):
+            raise PibgError("expected a JSON object")
+        return plays_json(req.get("position_id", ""), req.get("dice"))
+    except json.JSONDecodeError as exc:
+        return {"error": f"line {lineno}: not JSON: {exc.msg}"}
+    except (UnicodeDecodeError, RecursionError):
+        return {"error": f"line {lineno}: not JSON (not UTF-8, or nested too deeply)"}
+    except PibgError as exc:
+        return {"error": f"line {lineno}: {exc}"}
