@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import queue
+import shutil
 import tempfile
 import threading
 import time
@@ -150,6 +151,14 @@ def run_web_replay(args: argparse.Namespace) -> int:
                               default_corners=None if corners is None else corners.tolist())
     web = WebServer(view, records_dir=records, host=args.host, port=args.port,
                     token=args.token, control=controls, calibration=calib)
+    try:
+        web.start()
+    except OSError as exc:
+        if args.records is None:  # leave no empty temp folder behind
+            shutil.rmtree(records, ignore_errors=True)
+        raise PibgError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc} "
+                        f"(another server there? choose another --port, or 0 for any free "
+                        f"one)") from None
     with web:
         print(f"pibg web-replay: the page is at {web.url} (records in {records})", flush=True)
         match_dir = records / time.strftime("replay-%Y%m%d-%H%M%S")
