@@ -86,3 +86,81 @@ def test_sigkill_never_loses_an_acknowledged_event(tmp_path: Path) -> None:
           f"tails set aside, {elapsed:.1f} s")
     assert total > RUNS  # the child really was writing
     assert elapsed < 90
+
+
+class _Disk:
+    """Stands in for ``os`` inside :mod:`pibg.journal`: passes every call through, and keeps
+    the journal file's contents twice: as written (the kernel's cache) and as last synced
+    (what a power cut leaves; SIGKILL leaves the cache, so it cannot tell them apart)."""
+
+    def __init__(self, real: object, path: Path) -> None:
+        self._real, self._path = real, path
+        self.cached = bytearray(path.read_bytes() if path.exists() else b"")
+        self.durable = bytes(self.cached)
+        self.acknowledged = 0
+        self.checked = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._real, name)
+
+    def _ours(self, fd: int) -> bool:
+        try:
+            return os.path.samefile(f"/proc/self/fd/{fd}", self._path)
+        except OSError:
+            return False
+
+    def write(self, fd: int, data: bytes) -> int:
+        n = self._real.write(fd, data)  # type: ignore[attr-defined]
+        if self._ours(fd):
+            self.cached += bytes(data[:n])
+        self.check()
+        return n
+
+    def ftruncate(self, fd: int, size: int) -> None:
+        self._real.ftruncate(fd, size)  # type: ignore[attr-defined]
+        if self._ours(fd):
+            del self.cached[size:]
+        self.check()
+
+    def fsync(self, fd: int) -> None:
+        self._real.fsync(fd)  # type: ignore[attr-defined]
+        if self._ours(fd):
+            self.durable = bytes(self.cached)
+        self.check()
+
+    def check(self) -> None:
+        """A power cut now: the synced contents must hold every acknowledged event."""
+        from pibg.journal import _parse
+
+        entries, _, _, _ = _parse(self._path, self.durable, salvage=True)
+        assert len(entries) >= self.acknowledged, (
+            f"a power cut now would lose event {len(entries) + 1} of {self.acknowledged} "
+            f"acknowledged (written but not synced)")
+        self.checked += 1
+
+
+def test_every_acknowledged_event_is_synced_before_append_returns(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """Unlike SIGKILL, this fails if :meth:`Journal.append` did not fsync: every prefix of
+    the journal's writes, truncations and syncs is checked as a power cut."""
+    import pibg.journal as journal_module
+    from pibg.events import IllegalFlagged
+
+    path = tmp_path / "match.jsonl"
+    disk = _Disk(os, path)
+    monkeypatch.setattr(journal_module, "os", disk)
+    with Journal.open(path) as j:
+        for seq in range(1, 21):
+            j.append(IllegalFlagged("white" if seq % 2 else "black", f"id{seq}", ("x", str(seq))))
+            disk.acknowledged = seq
+            disk.check()
+    # and after a torn tail is set aside at open, the cut is synced too
+    with path.open("ab") as f:
+        f.write(b'{"seq":21,"event":"tor')
+    disk.cached = bytearray(path.read_bytes())
+    disk.durable = bytes(disk.cached)
+    with Journal.open(path) as j:
+        j.append(IllegalFlagged("white", "id21", ("x", "21")))
+        disk.acknowledged = 21
+        disk.check()
+    assert disk.checked > 40
