@@ -25,7 +25,8 @@ from pibg.gnubg_oracle import (
     find_gnubg,
     random_match,
 )
-from pibg.matfile import MatchRecord, match_record, read_mat
+from pibg.matfile import read_mat
+from pibg.record import MatchRecord, match_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_GOLDEN = ROOT.parent / "shared" / "golden" / "matches"

@@ -3,7 +3,7 @@
 One ``gnubg -t -q -p script.py`` process imports a whole batch of ``.mat``/``.sgf`` files and
 dumps, for each, ``gnubg.match(boards=1)``: every action with its player, dice, steps and the
 Position ID *before* it, and each game's scores, winner and points. :func:`compare` checks
-that against what pibg meant to write (a :class:`~pibg.matfile.MatchRecord`): the same
+that against what pibg meant to write (a :class:`~pibg.record.MatchRecord`): the same
 positions move by move, the same cube actions, the same results and scores.
 
 gnubg is found through ``$PIBG_GNUBG``, ``gnubg`` on ``PATH``, or ``/usr/games/gnubg``
@@ -24,8 +24,8 @@ from typing import Any
 
 from pibg.events import Event
 from pibg.exc import PibgError
-from pibg.matfile import GameRecord, MatchRecord
 from pibg.position import Color
+from pibg.record import GameRecord, MatchRecord
 
 _SCRIPT = r'''
 import json, sys

@@ -44,7 +44,8 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameState, MatchState, Phase, apply
-from pibg.matfile import (
+from pibg.position import BAR, OFF, Color
+from pibg.record import (
     Action,
     GameRecord,
     MatchRecord,
@@ -52,7 +53,6 @@ from pibg.matfile import (
     match_record,
     write_atomic,
 )
-from pibg.position import BAR, OFF, Color
 
 
 def to_letter(point: int, player: Color) -> str:
@@ -318,7 +318,7 @@ class _SgfReader:
 
     def action(self, player: Color, value: str, first: bool, off: int,
                comment: str = "") -> None:
-        from pibg.matfile import DICE_NOT_SEEN, IN_DOUBT, resolve_any_order
+        from pibg.record import DICE_NOT_SEEN, IN_DOUBT, resolve_any_order
 
         self.settle()
 
@@ -441,7 +441,7 @@ def parse_sgf(text: str, name: str = "<sgf>", *, strict: bool = True,
 def read_sgf(path: str | os.PathLike[str], *, strict: bool = True,
              warnings: list[str] | None = None) -> list[Event]:
     """Read a gnubg SGF file into match events (see :func:`parse_sgf`)."""
-    from pibg.matfile import decode_text
+    from pibg.record import decode_text
 
     p = Path(path)
     try:

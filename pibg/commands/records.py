@@ -82,7 +82,8 @@ def _date(journal: Journal, sep: str) -> str | None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from pibg.matfile import dumps_mat, match_record, write_atomic
+    from pibg.matfile import dumps_mat
+    from pibg.record import match_record, write_atomic
     from pibg.sgf import dumps_sgf
 
     with _open(args.journal) as journal:
@@ -135,6 +136,7 @@ def _write_journal(out: Path, events: list[Any], date: str | None) -> MatchState
     import tempfile
 
     from pibg.exc import RecordWriteError
+    from pibg.record import FILE_MODE
 
     folder = out.parent if str(out.parent) else Path(".")
     try:
@@ -142,6 +144,7 @@ def _write_journal(out: Path, events: list[Any], date: str | None) -> MatchState
     except OSError as exc:
         raise RecordWriteError(f"{out}: cannot write the journal: {exc.strerror} (check that "
                                f"the folder {folder} exists and is writable)") from exc
+    os.fchmod(fd, FILE_MODE)  # mkstemp's 0600, as Journal.open makes a journal
     os.close(fd)
     tmp = Path(tmp_name)
     try:

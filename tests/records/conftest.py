@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pibg.gnubg_oracle import GeneratorStats, find_gnubg, random_match
-from pibg.matfile import MatchRecord, match_record
+from pibg.record import MatchRecord, match_record
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "records"

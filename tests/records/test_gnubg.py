@@ -17,7 +17,8 @@ from pibg.gnubg_oracle import (
     compare,
     gnubg_import,
 )
-from pibg.matfile import match_record, read_mat
+from pibg.matfile import read_mat
+from pibg.record import match_record
 
 from .conftest import DATA, N_RANDOM
 

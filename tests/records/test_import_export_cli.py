@@ -13,7 +13,8 @@ import pytest
 from pibg.__main__ import main
 from pibg.events import Moved, Noted
 from pibg.journal import Journal
-from pibg.matfile import dumps_mat, match_record, parse_mat, read_mat
+from pibg.matfile import dumps_mat, parse_mat, read_mat
+from pibg.record import match_record
 from pibg.sgf import dumps_sgf, parse_sgf
 
 from .conftest import DATA

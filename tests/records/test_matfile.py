@@ -24,8 +24,9 @@ from pibg.events import (
 from pibg.exc import RecordError
 from pibg.gnubg_oracle import random_match
 from pibg.match import replay
-from pibg.matfile import dumps_mat, match_record, parse_mat, read_mat, write_mat
+from pibg.matfile import dumps_mat, parse_mat, read_mat, write_mat
 from pibg.position import Color
+from pibg.record import match_record
 
 from .conftest import DATA
 

@@ -17,7 +17,8 @@ import pytest
 
 from pibg.events import Moved, Noted, Resigned, Rolled
 from pibg.exc import RecordError
-from pibg.matfile import match_record, parse_mat, read_mat, write_mat
+from pibg.matfile import parse_mat, read_mat, write_mat
+from pibg.record import match_record
 from pibg.sgf import read_sgf, write_sgf
 
 from .conftest import DATA
