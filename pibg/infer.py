@@ -60,7 +60,7 @@ class Verdict:
     offers: tuple[tuple[Dice, Play], ...] = ()
 
 
-class _Tables:
+class Tables:
     """log P(count) for every region of one reading, looked up instead of recomputed."""
 
     __slots__ = ("floors", "tables")
@@ -78,7 +78,7 @@ class _Tables:
 
 def log_likelihood(obs: BoardObservation, pos: Position) -> float:
     """log P(reading | the board is ``pos``), regions taken as independent."""
-    return _Tables(obs).score(pos)
+    return Tables(obs).score(pos)
 
 
 def seen_position(obs: BoardObservation, turn: Color) -> Position | None:
@@ -111,7 +111,7 @@ def seen_move(obs: BoardObservation, before: Position, cfg: JudgeConfig | None =
         return seen
     if seen is None or alt == seen:
         return seen if seen is not None else alt
-    tables = _Tables(obs)
+    tables = Tables(obs)
     return alt if tables.score(alt) >= tables.score(seen) - cfg.ambiguity_margin else seen
 
 
@@ -159,7 +159,7 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
         return Verdict(Outcome.ILLEGAL, seen=seen, points=moved, score=stay,
                        reasons=("no legal move: the turn passes and the board must stay "
                                 "as it was",))
-    tables = _Tables(obs)
+    tables = Tables(obs)
     scored = sorted(((tables.score(p.result), i) for i, p in enumerate(legal)), reverse=True)
     best, best_i = scored[0]
     if best >= raw - cfg.illegal_margin:
@@ -186,7 +186,7 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
     return Verdict(Outcome.ILLEGAL, seen=seen, reasons=reasons, points=white_pts, score=best)
 
 
-def _clear_play(tables: _Tables, raw: float, legal: Sequence[Play], cfg: JudgeConfig
+def _clear_play(tables: Tables, raw: float, legal: Sequence[Play], cfg: JudgeConfig
                 ) -> tuple[Play, float] | None:
     """The one legal play whose result explains the reading clearly, with its score."""
     if not legal:
@@ -215,7 +215,7 @@ def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: Board
     """
     cfg = config or JudgeConfig()
     read = Dice.of(dice) if dice is not None else None
-    tables = _Tables(obs)
+    tables = Tables(obs)
     raw = best_log_likelihood(obs)
     found: list[tuple[bool, bool, float, Dice, Play]] = []
     for roll in ALL_THROWS:

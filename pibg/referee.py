@@ -19,6 +19,7 @@ import enum
 import math
 from dataclasses import dataclass, field, replace
 
+from pibg.decoder import Decoded, decode
 from pibg.effects import (
     AMBER,
     BLUE,
@@ -72,7 +73,7 @@ from pibg.infer import (
 )
 from pibg.match import MatchState, Phase, apply, replay
 from pibg.moves import ALL_THROWS, Dice, Play
-from pibg.observation import BoardObservation
+from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
 from pibg.rules import legal_plays
 
@@ -156,6 +157,10 @@ class RefereeState:
     verdict: Verdict | None = None
     resume: Mode | None = None  # the mode to return to after RESYNC
     last_points: tuple[int, ...] = ()
+    #: the dice read for the turn of the side on roll (evidence when the turn is inferred)
+    dice_reads: tuple[DieRead, ...] = ()
+    #: a board no legal play explains, and whether the players went on from it (dice down)
+    unexplained: tuple[object, ...] | None = None
     message: tuple[str, ...] = ()
     sound: Sound = Sound.NONE
     animation: Animation = Animation.NONE
@@ -236,7 +241,8 @@ def _record(st: RefereeState, ev: Event, out: _Out) -> RefereeState:
     """Apply ``ev`` to the match (raising if it does not fit) and record it."""
     match = apply(st.match, ev)
     out.events.append(ev)
-    return replace(st, match=match, events=(*st.events, ev))
+    st = replace(st, match=match, events=(*st.events, ev))
+    return replace(st, dice_reads=(), unexplained=None) if isinstance(ev, (Moved, SetUp)) else st
 
 
 def _signature(obs: BoardObservation) -> _Sig:
@@ -315,6 +321,10 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
                             out)
         return _to_roll(replace(st, mode=Mode.TO_ROLL, verdict=None), obs, out)
     if mode in (Mode.MOVING, Mode.ILLEGAL, Mode.ASK):
+        if mode is not Mode.MOVING:
+            went = _went_on(st, obs, out)
+            if went is not None:
+                return went
         roll = _flat_roll(obs)
         if mode is Mode.MOVING and st.dice is not None and isinstance(roll, Dice) and (
                 sorted((roll.a, roll.b)) == sorted((st.dice.a, st.dice.b))):
@@ -362,7 +372,7 @@ def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeStat
     dice = sorted(obs.dice, key=lambda d: -d.confidence)
     sure = (dice[0].value if len(dice) == 2 and dice[0].confidence > dice[1].confidence + 0.2
             else None)
-    return replace(st, dice=roll, glimpsed=(), sure_die=sure, read_before=(),
+    return replace(st, dice=roll, glimpsed=(), sure_die=sure, read_before=(), dice_reads=obs.dice,
                    dice_at=tuple((d.x, d.y) for d in obs.dice),
                    roll_confidence=min((d.confidence for d in obs.dice), default=1.0))
 
@@ -387,11 +397,16 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     if not _matches(st, obs, Position.start()):
         # no opening roll off the start position: the start is set up again, or the first
         # move was made with dice read as cocked (ask), or with dice never seen
+        settled = _settle(st, obs, out)
+        if settled is not None:
+            return settled
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
         seen = _glimpse(obs) if isinstance(roll, Dice) else ()  # on a misread start?
         return replace(st, message=("set up the start",), glimpsed=seen or st.glimpsed)
+    if obs.dice:
+        st = replace(st, dice_reads=obs.dice)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
@@ -417,6 +432,9 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         st = _cube_seen(st, obs, out)
         if st.mode is not Mode.TO_ROLL:
             return st
+        settled = _settle(st, obs, out)
+        if settled is not None:
+            return settled
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
@@ -426,6 +444,8 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     st = _cube_seen(st, obs, out)
     if st.mode is not Mode.TO_ROLL:
         return st
+    if obs.dice:
+        st = replace(st, dice_reads=obs.dice)
     roll = _flat_roll(obs)
     if roll == "cocked":
         out.say.append("a die is not flat: roll again")
@@ -561,6 +581,9 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
     that is a legal play of dice read as cocked is asked about."""
     g = st.match.game
     assert g is not None
+    settled = _settle(st, obs, out)
+    if settled is not None:
+        return settled
     roll = _flat_roll(obs)
     if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL:
         asked = _played_glimpsed(st, obs, out)
@@ -579,7 +602,7 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
             out.say.append("the board fits the known position and the throw: going on")
             st = replace(st, mode=Mode.MOVING, resume=None, verdict=None)
             return _apply_verdict(st, g.position, v, out)
-    return _show_resync(st, obs)
+    return _go_on_from(st, obs, out)
 
 
 def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -634,12 +657,18 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
                 st = replace(st, dice=earlier, read_before=())
                 return _apply_verdict(st, g.position, first, out)
         assert st.dice is not None
+        # the turn before the opponent's, the opponent's not seen (frames lost); or, with the
+        # dice read unsurely, a misread die: the boards the legal turns lead to decide
+        unsure = st.roll_confidence < st.config.judge.sure_roll
+        settled = _settle(st, obs, out, then_first=None if unsure else st.dice)
+        if settled is not None:
+            return settled
         verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
                                sure_die=st.sure_die)
     elif verdict.outcome is Outcome.PLAY and st.roll_confidence < st.config.judge.sure_roll:
         asked = _doubted_roll(st, verdict, obs, out)
         if asked is not None:
-            return asked
+            return _settle(st, obs, out) or asked
     return _apply_verdict(st, g.position, verdict, out)
 
 
@@ -746,7 +775,8 @@ def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> Refere
     return _apply_verdict(st, Position.start(mover), verdict, out)
 
 
-def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) -> RefereeState:
+def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
+                   flag: str = "", dice_seen: bool = True) -> RefereeState:
     assert st.dice is not None
     roll = st.dice
     mover = before.turn
@@ -762,9 +792,11 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) ->
         else:
             text, result, last = "", before, ()
         st = _record(st, Moved(player=mover.label, dice=dice, play=text,
-                               position_id=result.position_id()), out)
+                               position_id=result.position_id(), dice_seen=dice_seen,
+                               flag=flag), out)
+        note = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
-                       f"{text or 'no legal move, the turn passes'}")
+                       f"{text or 'no legal move, the turn passes'}{note}")
         st = replace(st, verdict=None, last_points=last, dice=None)
         return _after_move(st, out)
     if v.outcome is Outcome.AMBIGUOUS:
@@ -803,6 +835,171 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out) ->
                        f"{'; '.join(v.reasons)}; points {', '.join(map(str, v.points))}")
     return replace(st, mode=Mode.ILLEGAL, verdict=v, sound=Sound.ILLEGAL,
                    message=("ILLEGAL", *v.reasons[:2]))
+
+
+# --- doubts settled by what happens next ---------------------------------------------------
+
+
+def _roll_read(reads: tuple[DieRead, ...]) -> Dice | None:
+    """The throw the dice read show, when both were read and lie flat."""
+    if len(reads) != 2 or not all(d.flat for d in reads):
+        return None
+    return Dice(reads[0].value, reads[1].value)
+
+
+def _settle(st: RefereeState, obs: BoardObservation, out: _Out, *,
+            then_first: Dice | None = None) -> RefereeState | None:
+    """The board is not the known position and the turn that led to it was not judged (its
+    dice were not read, or unsurely): the legal turns that lead here from the last certain
+    position, weighed with the dice read (:mod:`pibg.decoder`), settle it. The dominant
+    explanation is recorded, its dice marked as inferred, and the reading goes on from the
+    board it leads to. None when no explanation dominates. ``then_first``: only an
+    explanation of two turns whose first is this throw (the dice were read surely; the
+    opponent has moved too)."""
+    g = st.match.game
+    if g is None or g.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE):
+        return None
+    opening = g.phase is Phase.OPENING or (st.opening and g.phase is not Phase.ROLL)
+    known = Position.start() if opening else g.position
+    down = _flat_roll(obs)
+    if not st.dice_reads and isinstance(down, Dice) and then_first is None:
+        # dice on a moved board, none read before: the mover's, not yet lifted?
+        found = _played_with(known, down, obs, st, opening)
+        if found is not None:
+            return _adopt(st, found, obs, out, still_down=True)
+    d = decode(known, obs, st.dice_reads, opening=opening)
+    if d is None or not d.turns:
+        return None
+    if then_first is not None and (len(d.turns) != 2 or (d.turns[0].roll.high,
+                                                         d.turns[0].roll.low)
+                                   != (then_first.high, then_first.low)):
+        return None
+    return _adopt(st, d, obs, out)
+
+
+def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: RefereeState,
+                 opening: bool) -> Decoded | None:
+    """A clear legal play of ``roll`` (the dice still on the board) from ``known``."""
+    from pibg.decoder import Turn
+
+    sides = [known.with_turn(c) for c in Color] if opening else [known]
+    found = [v for v in (judge(p, roll, obs, st.config.judge) for p in sides)
+             if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves]
+    if len(found) != 1 or (opening and roll.is_double):
+        return None
+    play = found[0].play
+    assert play is not None
+    return Decoded((Turn(roll, play),), play.result.swap_turn(), found[0].score, True)
+
+
+def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
+           still_down: bool = False) -> RefereeState:
+    """Record the turns of an explanation, then read ``obs`` again from where they lead
+    (the next throw may lie on it) unless its dice are the last turn's, still down."""
+    reads = st.dice_reads
+    read = _roll_read(reads)
+    for i, turn in enumerate(d.turns):
+        g = st.match.game
+        assert g is not None
+        roll, play = turn.roll, turn.play
+        mover = play.result.turn
+        dice = (roll.a, roll.b)
+        if g.phase is Phase.OPENING:
+            hi, lo = roll.high, roll.low
+            white, black = (hi, lo) if mover is Color.WHITE else (lo, hi)
+            st = _record(st, OpeningRoll(white=white, black=black), out)
+        elif g.phase is Phase.ROLL:
+            st = _record(st, Rolled(player=mover.label, dice=dice), out)
+        elif g.dice is not None and sorted((g.dice.a, g.dice.b)) != sorted(dice):
+            st = _record(st, Reread(player=mover.label, dice=dice), out)
+        seen = still_down or (i == 0 and read is not None
+                              and (read.high, read.low) == (roll.high, roll.low))
+        why = []
+        if not seen:
+            why.append("dice not seen" if i or not reads else
+                       "dice read " + "-".join(str(r.value) for r in reads) + " unsurely")
+        if not d.dice_sure:
+            alts = sorted({f"{t[i].high}-{t[i].low}" for t in d.others
+                           if len(t) > i and (t[i].high, t[i].low) != (roll.high, roll.low)})
+            if alts:
+                why.append(f"the board fits {' or '.join(alts)} too")
+        if i:
+            why.append("turn not seen: inferred from the board after it")
+        flag = "; ".join(why)
+        text = str(play)
+        st = _record(st, Moved(player=mover.label, dice=dice, play=text,
+                               position_id=play.result.position_id(), dice_seen=seen,
+                               flag=flag), out)
+        note = f" ({flag})" if flag else ""
+        out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
+                       f"{text or 'no legal move, the turn passes'}{note}")
+        points = tuple(sorted({p for m in play.moves for p in (m.src, m.dst)}))
+        st = replace(st, last_points=to_white_points(points, mover))
+        g = st.match.game
+        assert g is not None
+        if g.phase is Phase.OVER:
+            break
+    st = replace(st, mode=Mode.MOVING, verdict=None, resume=None, dice=None, glimpsed=(),
+                 opening=False, read_before=(), sure_die=None, dice_at=())
+    st = _after_move(st, out)
+    if still_down or st.mode is not Mode.TO_ROLL:
+        return st
+    return _to_roll(st, obs, out)
+
+
+def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState | None:
+    """A question was asked or an illegal play flagged, nobody answered, and the players went
+    on: a new throw lies on the board (the dice of the turn in question are gone). By the
+    rules the play stands once the opponent rolls: the turn is settled by the board
+    (a misread die when a legal play of another throw explains it, the first of the plays
+    asked about, or the illegal play condoned), marked for review, and the throw taken."""
+    g = st.match.game
+    roll = _flat_roll(obs)
+    if (g is None or (g.phase is not Phase.MOVE and not st.opening) or st.dice is None
+            or not isinstance(roll, Dice) or _a_die_still_down(st, obs)):
+        return None
+    v = st.verdict
+    settled = _settle(st, obs, out)
+    if settled is not None:
+        return settled
+    if v is None:
+        return None
+    if v.reroll is not None and v.play is not None:
+        st = _accept_reroll(st, v.reroll, v.play, out, flag="nobody confirmed the dice: "
+                            "the likeliest throw taken")
+    elif v.candidates and not st.opening:
+        st = _apply_verdict(replace(st, mode=Mode.MOVING), g.position,
+                            Verdict(Outcome.PLAY, play=v.candidates[0]), out,
+                            flag="unsure between " + " | ".join(map(str, v.candidates[:3])))
+    elif v.seen is not None and st.mode is Mode.ILLEGAL:
+        st = _condone(st, out, flag="not put right before the next throw: the play stands")
+    else:
+        return None
+    return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
+
+
+def _go_on_from(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    """No legal turn explains the board. Shown on the lit points; once the players go on
+    from it (a throw lies on it), it is taken as it stands, noted in the journal."""
+    g = st.match.game
+    assert g is not None
+    seen = seen_position(obs, g.turn)
+    key = (obs.signed_points(), obs.bar_white.count, obs.bar_black.count)
+    if seen is None or not isinstance(_flat_roll(obs), Dice):
+        return replace(_show_resync(st, obs), unexplained=key)
+    if st.unexplained != key:  # dice on a board first seen now: the turn may still be judged
+        return replace(_show_resync(st, obs), unexplained=key)
+    known = g.position
+    mover = known.turn
+    moved = seen.board(mover) != known.board(mover) and seen.pips(mover) < known.pips(mover)
+    turn = mover.other if moved else mover
+    board = seen.with_turn(turn)
+    st = _record(st, SetUp(position_id=board.position_id(), turn=turn.label), out)
+    out.say.append(f"the players went on from a board no legal turn explains: taken as it "
+                   f"stands ({board.position_id()}), {_name(st, turn)} to roll")
+    st = replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None, opening=False,
+                 message=(f"{_name(st, turn)} to roll",))
+    return _to_roll(st, obs, out)
 
 
 def _after_move(st: RefereeState, out: _Out) -> RefereeState:
@@ -901,23 +1098,7 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
             and st.verdict.reroll is not None and st.verdict.play is not None):
         return _accept_reroll(st, st.verdict.reroll, st.verdict.play, out)
     if st.mode is Mode.ILLEGAL and st.verdict is not None and st.verdict.seen is not None:
-        assert g is not None and st.dice is not None
-        roll = st.dice
-        seen = st.verdict.seen
-        mover = seen.turn if st.opening else g.turn
-        if st.opening:
-            hi, lo = roll.high, roll.low
-            white, black = (hi, lo) if mover is Color.WHITE else (lo, hi)
-            st = _record(st, OpeningRoll(white=white, black=black), out)
-            st = replace(st, opening=False)
-            g = st.match.game
-            assert g is not None
-        st = _record(st, Moved(player=mover.label, dice=(roll.a, roll.b), play="",
-                               position_id=seen.position_id(), illegal=True), out)
-        out.say.append(f"illegal play condoned by {_name(st, mover.other)}")
-        st = replace(st, verdict=None, dice=None,
-                     last_points=differing_points(g.position, seen))
-        return _after_move(st, out)
+        return _condone(st, out)
     if st.mode is Mode.ASK and st.verdict is not None and st.verdict.candidates:
         g2 = st.match.game
         assert g2 is not None
@@ -926,6 +1107,29 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
     if st.mode is Mode.MOVING and st.last_obs is not None:
         return _judge(st, st.last_obs, out)
     return st
+
+
+def _condone(st: RefereeState, out: _Out, *, flag: str = "") -> RefereeState:
+    """The illegal play flagged stands (the opponent accepted it, or rolled on it)."""
+    g = st.match.game
+    assert g is not None and st.dice is not None
+    assert st.verdict is not None and st.verdict.seen is not None
+    roll = st.dice
+    seen = st.verdict.seen
+    mover = seen.turn if st.opening else g.turn
+    if st.opening:
+        hi, lo = roll.high, roll.low
+        white, black = (hi, lo) if mover is Color.WHITE else (lo, hi)
+        st = _record(st, OpeningRoll(white=white, black=black), out)
+        st = replace(st, opening=False)
+        g = st.match.game
+        assert g is not None
+    st = _record(st, Moved(player=mover.label, dice=(roll.a, roll.b), play="",
+                           position_id=seen.position_id(), illegal=True, flag=flag), out)
+    out.say.append(f"illegal play condoned by {_name(st, mover.other)}"
+                   + (f" ({flag})" if flag else ""))
+    st = replace(st, verdict=None, dice=None, last_points=differing_points(g.position, seen))
+    return _after_move(st, out)
 
 
 def _board_as_known(st: RefereeState, out: _Out) -> RefereeState:
@@ -944,7 +1148,8 @@ def _board_as_known(st: RefereeState, out: _Out) -> RefereeState:
     return replace(st, message=("go on",))
 
 
-def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> RefereeState:
+def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out, *, flag: str = ""
+                   ) -> RefereeState:
     """Confirmed: the dice were misread; ``play`` of ``roll`` is what was played."""
     g = st.match.game
     assert g is not None
@@ -963,7 +1168,7 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out) -> Refer
     st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=(),
                  resume=None)
     return _apply_verdict(st, before, Verdict(Outcome.PLAY if play.moves else Outcome.PASS,
-                                              play=play), out)
+                                              play=play), out, flag=flag, dice_seen=not flag)
 
 
 def _undo(st: RefereeState, out: _Out) -> RefereeState:
