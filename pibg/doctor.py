@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pibg.config import Config, load_config
+from pibg.config import Config, default_config_path, example_path, load_config
 from pibg.exc import PibgError
 from pibg.hw.storage import MIN_FREE_BYTES, DiskUsage, free_bytes
 
@@ -51,15 +52,14 @@ def check_config(path: str | os.PathLike[str] | None) -> tuple[CheckResult, Conf
     try:
         cfg = load_config(path)
     except PibgError as exc:
-        return (
-            CheckResult(
-                "config",
-                False,
-                str(exc),
-                "fix the file (see pibg/data/pibg.example.toml); using defaults below",
-            ),
-            Config(),
-        )
+        p = Path(path) if path is not None else default_config_path()
+        if p.exists():
+            fix = (f"edit {p} where the line above says (every key is described in "
+                   f"{example_path()}); the checks below use the defaults")
+        else:
+            fix = (f"sudo cp {example_path()} {p}, then set the match and the players in it; "
+                   f"the checks below use the defaults")
+        return CheckResult("config", False, str(exc), fix), Config()
     return CheckResult("config", True, f"{cfg.source} loaded"), cfg
 
 
@@ -167,9 +167,18 @@ def check_serial(cfg: Config, *, transport_factory: Any = None) -> CheckResult:
     )
 
 
+def calibrate_command(cfg: Config) -> str:
+    """The command that calibrates the rig ``cfg`` describes from its own camera."""
+    config = ""
+    if cfg.source is not None and cfg.source != default_config_path():
+        config = f" --config {shlex.quote(str(cfg.source))}"
+    return f"pibg calibrate --source camera{config} -o {shlex.quote(str(cfg.vision.calibration))}"
+
+
 def check_calibration(cfg: Config) -> CheckResult:
     path = cfg.vision.calibration
-    fix = "run `pibg calibrate` with the empty board in view"
+    fix = (f"stop the service, set up the starting position (no dice on the board, the cube in "
+           f"the middle) and run `{calibrate_command(cfg)}`")
     if not path.exists():
         return CheckResult("calibration", False, f"{path} does not exist", fix)
     try:

@@ -7,8 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pibg.commands import add_out
 from pibg.events import MatchSettings
-from pibg.exc import PibgError
+from pibg.exc import JournalError, PibgError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,8 +18,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "a camera would see it, with a hand passing over, a bumped checker, an "
                        "illegal move put right and the cube in play; prints the refereeing "
                        "and the files written.")
-    d.add_argument("--out", type=Path, default=None,
-                   help="folder for the journal, .mat and .sgf (default: a new temp folder)")
+    add_out(d, "folder for the journal, .mat and .sgf (default: a new temp folder)")
+    d.add_argument("--force", action="store_true",
+                   help="replace a match journal already in that folder (refused without it)")
     d.set_defaults(handler=run_demo)
 
     r = sub.add_parser("replay", help="referee a recorded source: image folder, video or sim",
@@ -32,8 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "show the starting position)")
     r.add_argument("--corners", default=None,
                    help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), quoted in a shell")
-    r.add_argument("--out", type=Path, default=Path("replay-out"),
-                   help="folder for match.jsonl, match.mat and match.sgf (default: replay-out)")
+    add_out(r, "folder for match.jsonl, match.mat and match.sgf (default: replay-out)",
+            default=Path("replay-out"))
     length = r.add_mutually_exclusive_group()
     length.add_argument("--match-length", type=int, default=None, metavar="N",
                         help="a match to N points (needed unless the source implies it, "
@@ -62,6 +64,12 @@ def run_demo(args: argparse.Namespace) -> int:
     from pibg.app import demo
 
     out = args.out or Path(tempfile.mkdtemp(prefix="pibg-demo-"))
+    journal = out / "match.jsonl"
+    if journal.exists() and journal.stat().st_size:
+        if not args.force:
+            raise JournalError(f"{journal}: a match journal is already there; choose another "
+                               f"folder, or --force to replace it")
+        journal.unlink()  # else the demo would carry on from the match recorded there
     res = demo(out)
     _report(res)
     return 0
@@ -97,6 +105,12 @@ def run_replay(args: argparse.Namespace) -> int:
     res = replay(source, args.out, settings, calibration=args.calibration, corners=corners,
                  stable_seconds=args.stable, printer=None if args.quiet else print)
     _report(res)
+    lines, failed = res.summary()
+    print(*lines, sep="\n")
+    if failed:
+        print(f"pibg replay: {failed}", file=sys.stderr)
+        return 1
+    print("followed the match to the end of its last game")
     return 0
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pibg.commands import add_out, need_out
 from pibg.exc import JournalError, RecordError
 from pibg.journal import Journal
 from pibg.match import MatchState, Phase
@@ -28,8 +29,7 @@ def register(sub: Any) -> None:
     ex.add_argument("journal", type=Path, help="the match journal (.jsonl)")
     ex.add_argument("--format", choices=("mat", "sgf"), default="mat",
                     help="mat (Jellyfish/gnubg, the default) or sgf (gnubg)")
-    ex.add_argument("-o", "--output", type=Path,
-                    help="output file (written atomically); default: standard output")
+    add_out(ex, "output file (written atomically); default: standard output", old=["--output"])
     ex.set_defaults(handler=run_export)
 
     im = sub.add_parser("import", help="read a .mat or .sgf match file into a new journal",
@@ -41,7 +41,9 @@ def register(sub: Any) -> None:
                                     "with a warning naming the line, and kept in the journal as "
                                     "a note; --strict refuses such files instead.")
     im.add_argument("file", type=Path, help="the .mat or .sgf file")
-    im.add_argument("-o", "--output", type=Path, required=True, help="the journal to create")
+    add_out(im, "the journal to create (required)", old=["--output"])
+    im.add_argument("--force", action="store_true",
+                    help="replace the journal if it exists (refused without --force)")
     im.add_argument("--strict", action="store_true",
                     help="refuse a file that needs anything assumed (an unrecorded move, a "
                          "score that does not add up, a line that cannot be read) instead of "
@@ -66,10 +68,34 @@ def register(sub: Any) -> None:
 def _open(path: Path) -> Journal:
     if not path.exists():
         raise JournalError(f"{path}: no such journal")
+    _check_journal(path)
     journal = Journal.open(path, readonly=True)
     if journal.recovery:
         print(f"pibg: {journal.recovery}", file=sys.stderr)
     return journal
+
+
+#: How every journal begins: its first event's line (see :mod:`pibg.journal`).
+_JOURNAL_START = re.compile(rb'\A\s*\{\s*"seq"\s*:\s*1\s*,')
+
+
+def _check_journal(path: Path) -> None:
+    """Refuse a file that is not a journal in one line, before reading it as one (which
+    would report its first line as a corrupt or incomplete event).
+
+    :raises JournalError: the file does not begin as a journal does.
+    """
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(64)
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if not head.strip() or _JOURNAL_START.match(head):
+        return  # empty (or a torn first event): the journal's own message says so
+    hint = ("a match file: `pibg import FILE -o match.jsonl` makes a journal of it"
+            if path.suffix.lower() in (".mat", ".sgf")
+            else "a journal is the match.jsonl that pibg run, replay and import write")
+    raise JournalError(f"{path}: not a journal ({hint})")
 
 
 def _date(journal: Journal, sep: str) -> str | None:
@@ -97,9 +123,9 @@ def run_export(args: argparse.Namespace) -> int:
             text = dumps_mat(record, _date(journal, "."))
         else:
             text = dumps_sgf(record, _date(journal, "-"))
-    if args.output:
-        write_atomic(args.output, text)  # RecordWriteError: one line, exit 2, no temp file
-        print(f"wrote {args.output} ({len(record.games)} games)", file=sys.stderr)
+    if args.out:
+        write_atomic(args.out, text)  # RecordWriteError: one line, exit 2, no temp file
+        print(f"wrote {args.out} ({len(record.games)} games)", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -109,25 +135,34 @@ def run_import(args: argparse.Namespace) -> int:
     from pibg.matfile import read_mat
     from pibg.sgf import read_sgf
 
-    out: Path = args.output
-    if out.exists() and out.stat().st_size:
-        raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+    out = need_out(args, "the journal")
+    if not args.force:
+        _refuse_existing(out)
     warnings: list[str] = []
     reader = read_sgf if args.file.suffix.lower() == ".sgf" else read_mat
     events = reader(args.file, strict=args.strict, warnings=warnings)
     for warning in warnings:
         print(f"pibg import: warning: {warning}", file=sys.stderr)
     date = _mat_date(args.file)
-    state = _write_journal(out, events, date)
+    state = _write_journal(out, events, date, force=args.force)
     notes = f", {len(warnings)} warnings" if warnings else ""
     print(f"{out}: {len(events)} events, {len(state.games)} games, "
           f"score {state.score[0]}-{state.score[1]}{notes}")
     return 0
 
 
-def _write_journal(out: Path, events: list[Any], date: str | None) -> MatchState:
+def _refuse_existing(out: Path) -> None:
+    """:raises JournalError: ``out`` is a journal with something in it."""
+    if out.exists() and out.stat().st_size:
+        raise JournalError(f"{out}: journal exists and is not empty; choose a new file, or "
+                           f"--force to replace it")
+
+
+def _write_journal(out: Path, events: list[Any], date: str | None, *,
+                   force: bool = False) -> MatchState:
     """Write the journal whole or not at all: into a temporary file beside ``out``, then
     renamed over it; on any failure (a full disk) nothing is left, and a retry starts clean.
+    Without ``force`` a journal that appeared at ``out`` meanwhile is not replaced.
 
     :raises RecordWriteError: the folder is missing, read-only or full.
     """
@@ -152,8 +187,8 @@ def _write_journal(out: Path, events: list[Any], date: str | None) -> MatchState
             for k, ev in enumerate(events):
                 journal.append(ev, ts=date if k == 0 else None)
             state = journal.replay()
-        if out.exists() and out.stat().st_size:
-            raise JournalError(f"{out}: journal exists and is not empty; choose a new file")
+        if not force:
+            _refuse_existing(out)
         os.replace(tmp, out)
     except OSError as exc:
         raise RecordWriteError(f"{out}: cannot write the journal: {exc.strerror or exc}; "

@@ -7,6 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from pibg.commands import add_out, need_out
 from pibg.exc import CalibrationError, CameraUnavailableError
 from pibg.observation import BoardObservation, RegionRead
 from pibg.vision.geometry import WHITE_HOMES, Array, VisionConfig
@@ -17,9 +20,14 @@ def register(sub: Any) -> None:
                          description="Learn a board from one frame of the starting position "
                                      "and write a TOML calibration file.")
     cal.add_argument("image", nargs="?", help="a frame of the starting position (JPEG/PNG)")
-    cal.add_argument("-o", "--output", required=True, help="calibration file to write")
+    add_out(cal, "calibration file to write (with --source camera, default: the "
+                 "configuration's [vision] calibration)", old=["--output"])
     cal.add_argument("--source", choices=["file", "camera"], default="file",
-                     help="file (the default: IMAGE) or camera (not available yet)")
+                     help="file (the default: IMAGE) or camera (one frame from the configured "
+                          "camera; stop the service first: it holds the camera)")
+    cal.add_argument("--config", type=Path, default=None,
+                     help="with --source camera: pibg.toml (default: $PIBG_CONFIG or "
+                          "/etc/pibg/pibg.toml)")
     cal.add_argument("--corners", help="surface corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), "
                                        "if they are not found automatically")
     cal.add_argument("--white-home", choices=WHITE_HOMES,
@@ -47,23 +55,47 @@ def _image(path: str) -> Array:
     return load_image(path)
 
 
+def _camera_frame(args: argparse.Namespace) -> tuple[Array, Path]:
+    """One frame from the camera the configuration names, and where its calibration goes
+    (``-o``, else the configuration's ``[vision] calibration``).
+
+    :raises CameraUnavailableError: the camera cannot be opened or gives no frame.
+    :raises ConfigError: the configuration cannot be read.
+    """
+    from pibg.camera import EndOfFrames, open_source
+    from pibg.config import load_config
+
+    if args.image:
+        raise CalibrationError("--source camera takes no IMAGE: the frame comes from the camera")
+    config = load_config(args.config)
+    try:
+        with open_source(config.camera) as cam:
+            frame = cam.read(timeout=10.0)
+    except EndOfFrames:
+        raise CameraUnavailableError(f"the camera ({config.camera.source}) gave no frame: "
+                                     f"run pibg doctor") from None
+    out: Path = args.out or config.vision.calibration
+    return np.ascontiguousarray(frame), out
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     from pibg.vision.calibrate import learn, locate_board, parse_corners
 
     if args.source == "camera":
-        raise CameraUnavailableError(
-            "camera sources arrive with the rig: save a frame and run `pibg calibrate FRAME.jpg`")
-    if not args.image:
-        raise CalibrationError("give a frame of the starting position: pibg calibrate IMAGE -o F")
-    img = _image(args.image)
+        img, out = _camera_frame(args)
+    else:
+        if not args.image:
+            raise CalibrationError("give a frame of the starting position: "
+                                   "pibg calibrate IMAGE -o F")
+        img, out = _image(args.image), need_out(args, "the calibration")
     cfg = VisionConfig()
     if args.corners:
         corners, on_rims = parse_corners(args.corners), False
     else:
         corners, on_rims = locate_board(cfg, img)
     cal = learn(cfg, img, corners, args.white_home, args.profile, corners_on_rims=on_rims)
-    cal.save(args.output)
-    print(f"calibrated: {args.output} (profile {cal.profile}, White's home {cal.white_home}, "
+    cal.save(out)
+    print(f"calibrated: {out} (profile {cal.profile}, White's home {cal.white_home}, "
           f"checker radius {cal.checker_radius_px:.1f} px)")
     return 0
 

@@ -5,7 +5,7 @@
     pibg web-replay FOLDER --match-length 5 --port 8081
 
 For trying the page on a laptop: the source is refereed at a watchable pace, the journal and
-records go into ``--records`` (a temp folder by default), and the page stays up until Ctrl-C.
+records go into ``-o``/``--out`` (a temp folder by default), and the page stays up until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from pibg.commands import add_out
 from pibg.events import MatchSettings
 from pibg.exc import PibgError
 
@@ -33,15 +34,17 @@ def register(sub: Any) -> None:
                    help="address to serve on (default 127.0.0.1: this machine only)")
     w.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 = any free)")
     w.add_argument("--token", default=None, help="enable the page's controls with this token")
-    w.add_argument("--records", type=Path, default=None,
-                   help="records directory (default: a new temp folder)")
+    add_out(w, "records folder (default: a new temp folder)", old=["--records"])
     w.add_argument("--delay", type=float, default=1.0,
                    help="seconds each settled frame is shown (default 1.0)")
     w.add_argument("--no-camera", action="store_true",
                    help="sim only: feed perfect readings, no rendered frames (fast, camera-free)")
-    w.add_argument("--match-length", type=int, default=None, metavar="N",
-                   help="a match to N points, 0 for money play (needed unless the source "
-                   "implies it)")
+    length = w.add_mutually_exclusive_group()
+    length.add_argument("--match-length", type=int, default=None, metavar="N",
+                        help="a match to N points (needed unless the source implies it, as "
+                        "'sim' and 'sim:FILE.mat' do)")
+    length.add_argument("--money", action="store_true",
+                        help="money play (games scored one by one) rather than a match")
     w.add_argument("--corners", default=None, help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
     w.add_argument("--exit", action="store_true", help="stop when the source ends")
     w.set_defaults(handler=run_web_replay)
@@ -119,7 +122,7 @@ def run_web_replay(args: argparse.Namespace) -> int:
     from pibg.web import LiveView, WebServer
     from pibg.web.calibration import VisionCalibration
 
-    records = args.records or Path(tempfile.mkdtemp(prefix="pibg-web-"))
+    records = args.out or Path(tempfile.mkdtemp(prefix="pibg-web-"))
     items: Iterable[Any]
     if args.no_camera:
         if not (args.source == "sim" or args.source.startswith("sim:")):
@@ -139,12 +142,16 @@ def run_web_replay(args: argparse.Namespace) -> int:
         from pibg.vision.calibrate import parse_corners
 
         corners = parse_corners(args.corners)
-    if args.match_length is not None:
+    if args.money or args.match_length == 0:  # --match-length 0: money, as it was once spelt
+        settings = MatchSettings(length=0)
+    elif args.match_length is not None:
+        if args.match_length < 1:
+            raise PibgError("--match-length must be 1 or more (or use --money)")
         settings = MatchSettings(length=args.match_length)
     elif implied is not None:
         settings = implied
     else:
-        raise PibgError("say how long the match is: --match-length N (0 = money)")
+        raise PibgError("say how the match is played: --match-length N or --money")
     view = LiveView()
     controls = Controls()
     calib = VisionCalibration(view.latest_frame, records / "calibration.toml",
@@ -154,7 +161,7 @@ def run_web_replay(args: argparse.Namespace) -> int:
     try:
         web.start()
     except OSError as exc:
-        if args.records is None:  # leave no empty temp folder behind
+        if args.out is None:  # leave no empty temp folder behind
             shutil.rmtree(records, ignore_errors=True)
         raise PibgError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc} "
                         f"(another server there? choose another --port, or 0 for any free "

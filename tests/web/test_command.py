@@ -19,7 +19,7 @@ from .conftest import match_events
 def test_web_replay_referees_the_bundled_match(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["web-replay", "sim", "--no-camera", "--delay", "0", "--exit", "--port", "0",
-                 "--records", str(tmp_path)])
+                 "-o", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0
     assert "the page is at http://127.0.0.1:" in out
