@@ -30,10 +30,10 @@ import numpy as np
 from pibg import referee
 from pibg.camera.base import EndOfFrames
 from pibg.effects import DISPLAY_LINES, DISPLAY_WIDTH, Effects
-from pibg.events import Event, GameEnded, MatchSettings
+from pibg.events import Event, GameEnded, MatchSettings, Moved
 from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
 from pibg.journal import Journal
-from pibg.match import agreeing
+from pibg.match import agreeing, effective_events
 from pibg.match import plays as match_plays
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat, write_mat
@@ -298,6 +298,30 @@ class ReplayResult:
     sgf: Path
     frames: int
     state: referee.RefereeState
+    unread: int = 0  # frames vision could not read (a hand over the board, blur, ...)
+
+    def summary(self) -> tuple[list[str], str | None]:
+        """What the replay recorded, and why it did not follow the match to the end of its
+        last game (None when it did)."""
+        moves = [e for e in effective_events(self.state.events) if isinstance(e, Moved)]
+        unseen = sum(not e.dice_seen for e in moves)
+        flagged = sum(bool(e.flag) or e.illegal for e in moves)
+        lines = [f"plays recorded: {len(moves)}; dice not seen (inferred): {unseen}; "
+                 f"flagged for review: {flagged}; frames not read: {self.unread} of "
+                 f"{self.frames}"]
+        st = self.state
+        g = st.match.game
+        mode = st.mode
+        if mode in (referee.Mode.GAME_OVER, referee.Mode.MATCH_OVER):
+            return lines, None
+        if g is None:
+            return lines, "no game was followed: the starting position was never seen"
+        where = f"game {len(st.match.games) + 1}, after {g.plays} plays"
+        if mode in (referee.Mode.RESYNC, referee.Mode.ILLEGAL, referee.Mode.ASK):
+            why = " / ".join(st.message[:2]) or mode.value
+            return lines, f"stopped following the game at {where}: {why}"
+        return lines, (f"the recording ends in the middle of {where} "
+                       f"({st.match.name(g.decider)} {mode.value.replace('_', ' ')})")
 
 
 def _vision_for(first: np.ndarray[Any, Any], calibration: Path | None,
@@ -335,7 +359,7 @@ def replay(
     referee's state and the frame's ``truth`` and returns the buttons they press.
     """
     cfg = RefereeConfig(stable_seconds=stable_seconds)
-    frames = 0
+    frames = unread = 0
     t = 0.0
     with Session(out_dir, settings, cfg, printer) as session:
         for item in source:
@@ -348,6 +372,7 @@ def replay(
             assert observe is not None
             obs = observe(item.image)
             frames += 1
+            unread += not obs.readable
             if isinstance(item, Held):
                 session.feed(Frame(t, obs))
                 for image in item.more:  # further frames of the still scene, 0.1 s apart
@@ -372,7 +397,8 @@ def replay(
             if printer:
                 printer(f"records not written ({exc}); the journal keeps every event")
             mat, sgf = out_dir / "match.mat", out_dir / "match.sgf"
-        return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state)
+        return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state,
+                            unread)
 
 
 def open_replay_source(spec: str, style: str = "walnut", mishaps: Mishaps | None = None,

@@ -82,20 +82,20 @@ def test_confident_misread_is_flagged_and_confirm_sets_the_dice_right():
     assert res.state.mode is Mode.TO_ROLL
 
 
-def test_unsure_misread_asks_about_the_dice_and_flags_the_move():
+def test_unsure_misread_is_settled_by_the_board_and_marked():
+    """5-3 read unsurely, 24/18 13/10 played: only 6-3 (keeping the 3) plays that, and no
+    checker of a 5-3 play one point off explains it as well: recorded as 6-3 at once, its
+    dice marked as inferred, no question and no flag."""
     st, black = _at_black_roll(conf=0.5, roll=(5, 3))
     moved = resolve(black, (6, 3), "24/18 13/10").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK
-    # a 5-3 read, a 6-3 played: illegal for the dice read, whatever the truth
-    flag = [e for e in evs if isinstance(e, IllegalFlagged)]
-    assert len(flag) == 1 and flag[0].reasons[0].startswith("moved 9 pips")
-    assert any("fits 6-3, not the 5-3 read (moved 9 pips" in line for line in say)
-    assert st.message[0] == "dice 6-3?"
-    again = step(st, Frame(9.5, BoardObservation.exact(moved.signed())))
-    assert not any(isinstance(e, IllegalFlagged) for e in again.events)  # flagged once
-    res = step(st, Press(10, "confirm"))
-    assert [type(e) for e in res.events] == [Reread, Moved]
+    assert st.mode is Mode.TO_ROLL
+    assert not [e for e in evs if isinstance(e, IllegalFlagged)]
+    assert [type(e) for e in evs] == [Reread, Moved]
+    mv = evs[1]
+    assert isinstance(mv, Moved) and mv.dice == (6, 3) and mv.play == "24/18 13/10"
+    assert not mv.dice_seen and "dice read 5-3 unsurely" in mv.flag
+    assert any("24/18 13/10 (dice read 5-3 unsurely" in line for line in say)
 
 
 def test_a_wrong_move_that_fits_no_roll_is_plainly_illegal():
@@ -157,30 +157,32 @@ def test_knocked_checker_left_off_is_not_taken_for_a_play():
     assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
 
 
-def test_die_read_as_cocked_then_played_is_asked_about():
+def test_die_read_as_cocked_then_played_is_settled_by_the_board():
     st, black = _after_opening()
     cocked = (DieRead(6, 700, 480, True), DieRead(3, 780, 480, False))
     st, _, say = _feed(st, 6, BoardObservation.exact(black.signed(), dice=cocked))
     assert any("roll again" in line for line in say)
     moved = resolve(black, (6, 3), "24/18 13/10").result  # the player went on with 6-3
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK and st.message[0] == "played 6-3?"
-    assert not any(isinstance(e, Moved) for e in evs)
-    res = step(st, Press(10, "confirm"))
-    assert [type(e) for e in res.events] == [Rolled, Moved]
-    assert res.events[0] == Rolled("black", (6, 3))
-    assert res.state.mode is Mode.TO_ROLL
+    assert st.mode is Mode.TO_ROLL
+    assert [type(e) for e in evs] == [Rolled, Moved]
+    assert evs[0] == Rolled("black", (6, 3))
+    assert isinstance(evs[1], Moved) and not evs[1].dice_seen and evs[1].flag
 
 
 def test_dice_after_an_unseen_move_are_not_taken_for_the_player_on_turn():
-    """Black moved while the camera saw nothing useful; White's dice then land. They must
-    not be recorded as Black's throw."""
+    """Black moved while the camera saw nothing useful; White's dice then land. They are
+    White's throw: Black's turn is inferred from the board (6-3 alone plays it), then
+    White's 4-2 is taken."""
     st, black = _after_opening()
     moved = resolve(black, (6, 3), "24/18 13/10").result
     white = moved.with_turn(Color.WHITE)
     st, evs, _ = _feed(st, 6, BoardObservation.exact(white.signed(), dice=_dice(4, 2)))
-    assert st.mode is Mode.RESYNC
-    assert not any(isinstance(e, Rolled) for e in evs)
+    rolls = [(e.player, e.dice) for e in evs if isinstance(e, Rolled)]
+    assert rolls == [("black", (6, 3)), ("white", (4, 2))]
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.play == "24/18 13/10" and not mv.dice_seen
+    assert st.mode is Mode.MOVING
 
 
 def test_confirm_while_resyncing_says_the_board_is_right():
@@ -195,20 +197,24 @@ def test_confirm_while_resyncing_says_the_board_is_right():
     assert res.state.dice is not None and res.state.dice.high == 6
 
 
-def test_asked_about_a_cocked_throw_then_the_board_changes_again():
+def test_a_turn_settled_by_the_board_then_taken_back_with_undo():
     st, black = _after_opening()
     cocked = (DieRead(6, 700, 480, True), DieRead(3, 780, 480, False))
     st, _, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=cocked))
     moved = resolve(black, (6, 3), "24/18 13/10").result
-    st, _, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK
-    # the player takes the move back and throws again: the referee goes on from there
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
+    # the player takes the move back and throws again: no legal turn makes that board, so
+    # it is shown, not guessed; undo takes the recorded turn back and the throw is taken
     st, evs, _ = _feed(st, 10, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
-    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(5, 2)]
-    assert st.mode is Mode.MOVING
+    assert st.mode is Mode.RESYNC and not [e for e in evs if isinstance(e, Moved)]
+    st = step(st, Press(11, "undo")).state
+    st, evs, _ = _feed(st, 12, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
+    assert [e.dice for e in evs if isinstance(e, (Rolled, Reread))] == [(5, 2)]
+    assert st.mode is Mode.MOVING and st.dice is not None and st.dice.high == 5
 
 
-def test_opening_roll_read_as_cocked_then_played_is_asked_about():
+def test_opening_roll_read_as_cocked_then_played_is_settled_by_the_board():
     st = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
     st, _, _ = _feed(st, 0, BoardObservation.exact(START.signed()))
     cocked = (DieRead(4, 700, 480, True), DieRead(6, 780, 480, False))
@@ -216,31 +222,30 @@ def test_opening_roll_read_as_cocked_then_played_is_asked_about():
     assert any("roll again" in line for line in say)
     moved = resolve(START.with_turn(Color.BLACK), (6, 4), "24/14").result
     st, evs, _ = _feed(st, 4, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK and st.message[0] == "played 6-4?"
-    res = step(st, Press(6, "confirm"))
-    assert [type(e) for e in res.events] == [OpeningRoll, Moved]
-    assert res.events[0] == OpeningRoll(white=4, black=6)
+    assert [type(e) for e in evs] == [OpeningRoll, Moved]
+    assert evs[0] == OpeningRoll(white=4, black=6)
+    assert st.mode is Mode.TO_ROLL
     # a roll on a board that is not the start is no opening roll
     st2 = new_match(MatchSettings(length=5), RefereeConfig(stable_seconds=1.0)).state
     st2, _, _ = _feed(st2, 0, BoardObservation.exact(START.signed()))
-    st2, evs, _ = _feed(st2, 2, BoardObservation.exact(moved.signed(), dice=_dice(5, 1)))
+    bumped = list(START.signed())
+    bumped[12], bumped[11] = bumped[12] - 1, 1  # a White checker 13/12: no opening play
+    st2, evs, _ = _feed(st2, 2, BoardObservation.exact(bumped, dice=_dice(5, 1)))
     assert st2.mode is Mode.OPENING and not evs
 
 
-def test_one_die_not_found_then_played_is_asked_about():
+def test_one_die_not_found_then_played_is_settled_by_the_board():
     """Black's 3 was seen and the 1 not found (two dice touching, say); Black played 3-1.
-    Of the throws with a 3, only 3-1 gives that board: ask, and confirm records it."""
+    Of the throws, only 3-1 gives that board: recorded, the dice marked as inferred."""
     st, black = _after_opening()
     st, evs, _ = _feed(st, 6, BoardObservation.exact(black.signed(),
                                                       dice=(DieRead(3, 700, 480, True),)))
     assert not any(isinstance(e, Rolled) for e in evs) and st.mode is Mode.TO_ROLL
     moved = resolve(black, (3, 1), "24/23 13/10").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK and st.message[0] == "played 3-1?"
-    assert any("with dice not read right" in line for line in say)
-    res = step(st, Press(10, "confirm"))
-    assert res.events[0] == Rolled("black", (3, 1))
-    assert [e.play for e in res.events if isinstance(e, Moved)] == ["24/23 13/10"]
+    assert evs[0] == Rolled("black", (3, 1))
+    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/23 13/10"]
+    assert any("dice read 3 unsurely" in line for line in say)
 
 
 def test_one_die_seen_and_a_board_no_throw_with_it_gives_is_resynced():
@@ -270,16 +275,16 @@ def test_a_die_still_lying_where_it_fell_means_the_turn_is_not_over():
     assert [e.play for e in evs if isinstance(e, Moved)] == ["13/8 6/3"]
 
 
-def test_a_play_made_with_dice_nobody_saw_is_asked_about():
+def test_a_play_made_with_dice_nobody_saw_is_settled_by_the_board():
     """No die was found at all (a dark die in glare, say): a board that is a clear legal play
-    of exactly one throw is asked about, not sent to resync."""
+    of exactly one throw is recorded with that throw, marked "dice not seen"."""
     st, black = _after_opening()
     moved = resolve(black, (6, 5), "24/13").result
-    st, _, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert st.mode is Mode.ASK and st.message[0] == "played 6-5?"
+    st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert evs[0] == Rolled("black", (6, 5))
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert not mv.dice_seen and mv.flag == "dice not seen"
     assert any("dice not seen" in line for line in say)
-    res = step(st, Press(10, "confirm"))
-    assert res.events[0] == Rolled("black", (6, 5))
     # a board no throw plays (a checker knocked back a point) is not guessed at: restore it
     st2, _ = _after_opening()
     bumped = list(black.signed())
@@ -288,9 +293,9 @@ def test_a_play_made_with_dice_nobody_saw_is_asked_about():
     assert st2.mode is Mode.RESYNC
 
 
-def test_throws_that_make_the_same_board_are_offered_in_turn():
-    """Bearing off the last checkers, many throws make the same board: the referee offers one
-    (non-doubles first), "undo" offers the next, confirm takes the one offered."""
+def test_throws_that_make_the_same_board_record_the_likeliest_and_name_the_others():
+    """Bearing off the last checkers, many throws make the same board: the board is sure
+    (the game ends), the dice are the likeliest non-double and the flag names the others."""
     st, _black = _after_opening()
     signed = [1] + [0] * 23  # White's last checker on its 1-point
     signed[22], signed[23] = -1, -1  # Black's last two, on its 2- and 1-points
@@ -298,14 +303,11 @@ def test_throws_that_make_the_same_board_are_offered_in_turn():
     st = step(st, Press(8, "confirm", long=True)).state  # set up by hand: Black to roll
     assert st.mode is Mode.TO_ROLL
     signed[22], signed[23] = 0, 0  # both borne off with dice nobody saw
-    st, _, _ = _feed(st, 10, BoardObservation.exact(signed, off=(14, 15)))
-    assert st.mode is Mode.ASK and st.message[:1] == ("played 2-1?",)
-    assert "undo = other dice" in st.message
-    res = step(st, Press(12, "undo"))
-    assert res.state.message[0] == "played 3-1?" and not res.events  # nothing taken back
-    res = step(res.state, Press(13, "confirm"))
-    assert res.events[0] == Rolled("black", (3, 1))
-    assert any(isinstance(e, Moved) and e.dice == (3, 1) for e in res.events)
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, off=(14, 15)))
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.position_id and not mv.dice_seen and "the board fits" in mv.flag
+    assert "1-1" in mv.flag and not mv.dice[0] == mv.dice[1]
+    assert st.mode is Mode.GAME_OVER
 
 
 def test_a_pass_with_a_die_not_found_is_asked_about():
@@ -385,28 +387,16 @@ def _doubted(conf: float):
     return _feed(st, 8, obs), black, moved
 
 
-def test_a_loose_fit_with_unsure_dice_asks_about_the_throw_the_board_fits():
+def test_a_loose_fit_with_unsure_dice_is_settled_by_the_throw_the_board_fits():
     """A legal play of the dice read fits the board within the reading's doubt, but a play
     of another throw keeping one of the dice fits it clearly better: with the dice read
-    unsurely, the likelier story is a misread die. The referee asks about that throw, and
-    offers the dice read next; nothing is recorded until a player answers."""
+    unsurely, the likelier story is a misread die, recorded with the dice marked."""
     (st, evs, say), black, moved = _doubted(conf=0.6)
-    assert st.mode is Mode.ASK and st.message[0] == "played 4-3?"
-    assert "undo = other dice" in st.message
-    assert not [e for e in evs if isinstance(e, Moved)]
-    assert any("fits it better than 4-1" in line for line in say)
-    res = step(st, Press(10, "confirm"))
-    mv = next(e for e in res.events if isinstance(e, Moved))
+    mv = next(e for e in evs if isinstance(e, Moved))
     assert mv.dice == (4, 3) and mv.position_id == moved.position_id()
-    assert any(isinstance(e, Reread) and e.dice == (4, 3) for e in res.events)
-    # "no, the dice read were right": undo offers them, confirm records their play
-    (st, _, _), black, _ = _doubted(conf=0.6)
-    st = step(st, Press(10, "undo")).state
-    assert st.message[0] == "played 4-1?"
-    res = step(st, Press(11, "confirm"))
-    mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.dice == (4, 1)
-    assert mv.position_id == resolve(black, (4, 1), "24/23 13/9").result.position_id()
+    assert not mv.dice_seen and "dice read 4-1 unsurely" in mv.flag
+    assert any(isinstance(e, Reread) and e.dice == (4, 3) for e in evs)
+    # "no, the dice read were right": undo takes the turn back
 
 
 def test_a_loose_fit_with_sure_dice_is_recorded():
