@@ -115,6 +115,29 @@ def test_illegal_then_condoned_with_confirm():
     assert res.state.match.game is not None and res.state.match.game.turn is Color.BLACK
 
 
+def test_an_illegal_play_stands_once_the_opponent_rolls_on_it():
+    """Flagged, nobody presses anything, Black throws on the board as it stands: by the
+    rules the play stands. It is recorded as an illegal play, marked, and Black's throw is
+    taken; the game goes on (nothing waits for a button)."""
+    st, t = _turn_state((3, 1))
+    signed = list(Position.start().signed())
+    signed[12] -= 1
+    signed[11] += 1
+    bad = Position.from_signed(tuple(signed), (0, 0))
+    st, evs, _say, _fx = _hold(st, t, bad)
+    assert st.mode is Mode.ILLEGAL
+    st, evs, say, _fx = _hold(st, t + 3, bad, dice=(5, 2))
+    moved = [e for e in evs if isinstance(e, Moved)]
+    assert len(moved) == 1 and moved[0].illegal and moved[0].player == "white"
+    assert "the play stands" in moved[0].flag
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(5, 2)]
+    assert st.mode is Mode.MOVING and st.match.game is not None
+    assert st.match.game.turn is Color.BLACK
+    assert any("condoned" in line for line in say)
+
+
+
+
 def test_unplayed_roll_is_flagged():
     st, t = _turn_state((6, 5))
     st2, evs, _say, _fx = _hold(st, t, Position.start())

@@ -151,3 +151,33 @@ def test_photoreal_game_whole(shared, tmp_path: Path):
     assert moved == 40
     assert right == moved
     assert score == (2, 0)
+
+
+@pytest.mark.slow
+def test_photoreal_game_followed_with_nobody_answering(shared, tmp_path: Path):
+    """The photoreal game with nobody at the table pressing anything: every doubt (a die
+    not found, a die read unsurely) is settled by the boards that follow. All 40 plays are
+    recorded as game 1 of the source match has them, the replay reports it followed the
+    game to its end, and GNU Backgammon reads the same boards from pibg's .mat as from the
+    source's."""
+    from pibg.gnubg_oracle import find_gnubg, gnubg_import
+
+    frames = shared("renders", "game", "frames")
+    source = folder_frames(frames)
+    res = replay(source, tmp_path, MatchSettings(length=9))
+    golden = shared("golden", "matches", "m023_9pt.mat")
+    want = _plays(read_mat(golden))
+    assert agreeing(_plays(res.state.events), want) == 40
+    assert res.state.match.score == (2, 0)
+    lines, failed = res.summary()
+    assert failed is None, failed
+    assert "plays recorded: 40" in lines[0]
+    if find_gnubg() is None:
+        pytest.skip("GNU Backgammon not installed: the .mat check needs it")
+    mine, theirs = gnubg_import([(res.mat, "mat"), (golden, "mat")])
+
+    def boards(result: dict) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+        game = dict(result["match"]["games"][0])["game"]
+        return [(a["player"], a["board"]) for a in game if a["action"] == "move"]
+
+    assert boards(mine) == boards(theirs)
