@@ -12,7 +12,7 @@ import numpy as np
 from pibg.commands import add_out, need_out
 from pibg.exc import CalibrationError, CameraUnavailableError
 from pibg.observation import BoardObservation, RegionRead
-from pibg.vision.geometry import WHITE_HOMES, Array, VisionConfig
+from pibg.vision.geometry import START_POINTS, WHITE_HOMES, Array, VisionConfig
 
 
 def register(sub: Any) -> None:
@@ -41,7 +41,9 @@ def register(sub: Any) -> None:
     rd.add_argument("--calibration", help="calibration file from `pibg calibrate`")
     rd.add_argument("--corners", help="surface corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), "
                                       "to read without a calibration file")
-    rd.add_argument("--white-home", choices=WHITE_HOMES, help="with --corners")
+    rd.add_argument("--white-home", choices=WHITE_HOMES,
+                    help="with --corners: where White's home board lies in the image (found if "
+                         "omitted only in a frame of the starting position)")
     rd.add_argument("--profile", help="with --corners: standard, tournament, travel")
     rd.add_argument("--json", action="store_true", help="print BoardObservation JSON")
     rd.set_defaults(handler=run_read)
@@ -109,8 +111,11 @@ def run_read(args: argparse.Namespace) -> int:
     elif args.corners:
         from pibg.vision.calibrate import parse_corners
 
-        vision = Vision.from_corners(img, parse_corners(args.corners),
-                                     args.white_home or "bottom-right", args.profile)
+        corners = parse_corners(args.corners)
+        if args.white_home:
+            vision = Vision.from_corners(img, corners, args.white_home, args.profile)
+        else:
+            vision = _start_vision(img, corners, args.profile)
     else:
         raise CalibrationError("give --calibration FILE, or --corners and --white-home")
     obs = vision.observe(img)
@@ -119,6 +124,31 @@ def run_read(args: argparse.Namespace) -> int:
     else:
         print(ascii_board(obs))
     return 0
+
+
+def _start_vision(img: Array, corners: Array, profile: str | None) -> Any:
+    """Without ``--white-home`` the side is found as ``pibg calibrate`` finds it, which needs
+    the starting position; any other frame is refused rather than read from a guessed side.
+
+    :raises CalibrationError: the frame is not the starting position.
+    """
+    from pibg.vision.calibrate import learn
+    from pibg.vision.pipeline import Vision
+
+    cfg = VisionConfig()
+    why = "it does not read as one"
+    try:
+        vision = Vision(learn(cfg, img, corners, None, profile), cfg)
+        obs = vision.observe(img)
+        # learn() takes a frame near enough the start; only the start itself tells the side
+        if obs.readable and [r.count for r in obs.points] == list(START_POINTS):
+            return vision
+    except CalibrationError as exc:
+        why = str(exc)
+    raise CalibrationError(
+        f"say where White's home board lies with --white-home ({', '.join(WHITE_HOMES)}): "
+        f"pibg finds the side itself only in a frame of the starting position, and this frame "
+        f"is not one ({why})")
 
 
 def _cell(r: RegionRead) -> str:

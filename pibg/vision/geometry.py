@@ -395,6 +395,12 @@ class VisionConfig:
     #: (odd and even points): an arm over the points crosses both, a change of the light on
     #: one colour of point does not (0: not asked).
     hand_both_colours: int = 1
+    #: A hand changes a few places of the board's frame (an arm crosses it on one side); when
+    #: this share of them all looks unlike the calibration, the calibration does not fit the
+    #: frame (the camera or the board moved, or the frame is from another set-up): a hand is
+    #: not said to be there. Renders: a hand 3 of 84; the frame shifted 60 px 33, turned 8
+    #: degrees 41, the camera 15 % farther 65.
+    misfit_rails: float = 1 / 3
     #: ... and a place counts as "like neither" for a hand only while no class is this many
     #: times nearer than the next (squared distances): a checker seen in light that changed
     #: since calibration lies past the bound but plainly nearer its own colour than the

@@ -208,9 +208,7 @@ class Vision:
                 if need_rails == 0 and unexplained - self._under_dice(
                         canon, odd, frame, self._dice_exposure(gain)) < need_places:
                     continue  # the dice, not a hand: an arm crosses the frame
-                return BoardObservation.unreadable(
-                    f"something over the board (a hand or arm?): {rails} places on the frame "
-                    f"changed, {unexplained} checker places look like neither board nor checker")
+                return BoardObservation.unreadable(self._over_the_board(rails, unexplained))
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg,
@@ -234,6 +232,17 @@ class Vision:
                 if again.readable:
                     obs = again
         return obs
+
+    def _over_the_board(self, rails: int, unexplained: int) -> str:
+        """Why a frame whose places look unlike the calibration's is unreadable: a hand, or
+        (most of the board's frame changed: ``misfit_rails``) a calibration that does not fit."""
+        total = len(self._rail_places)
+        if rails >= self.config.misfit_rails * total:
+            return (f"the calibration does not fit this frame: {rails} of {total} places on "
+                    f"the board's frame look unlike it (the camera or the board moved, or the "
+                    f"frame is from another set-up): calibrate again with this camera")
+        return (f"something over the board (a hand or arm?): {rails} places on the frame "
+                f"changed, {unexplained} checker places look like neither board nor checker")
 
     def _ring_clip(self, cube: CubeRead | None, at: tuple[float, float]) -> Array | None:
         """The clip of each place's rim evidence for a checker where its colour says empty
