@@ -19,7 +19,7 @@ import enum
 import math
 from dataclasses import dataclass, field, replace
 
-from pibg.decoder import Decoded, decode
+from pibg.decoder import Decoded, Hypothesis, decode, hypotheses
 from pibg.effects import (
     AMBER,
     BLUE,
@@ -592,6 +592,8 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
         # dice on a board the player on turn has not moved (a knock, a misreading): the
         # throw stands. On a board that is a play from the known position, they are the
         # opponent's dice after a move that was not seen: not this player's.
+        if isinstance(roll, Dice) and _slipped_play(st, obs) is not None:
+            return _stands(st, obs, out)
         if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge) is None:
             st = _take_roll(st, roll, obs, out)
             return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
@@ -975,6 +977,43 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         st = _condone(st, out, flag="not put right before the next throw: the play stands")
     else:
         return None
+    return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
+
+
+def _slipped_play(st: RefereeState, obs: BoardObservation) -> Hypothesis | None:
+    """The board is best explained as a legal play of the side on roll with one checker
+    one point off (a play nobody saw the dice of, made carelessly, or one point misread),
+    rather than as the known position with a checker knocked."""
+    g = st.match.game
+    if g is None or g.phase is not Phase.ROLL:
+        return None
+    found = hypotheses(g.position, replace(obs, dice=()), st.dice_reads, turns=1)
+    best = found[0] if found else None
+    return best if best is not None and not best.legal and best.turns else None
+
+
+def _stands(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+    """A play made with dice nobody saw, one checker off a legal play, and the opponent has
+    thrown on it: by the rules it stands. Recorded as played (an illegal play, marked), with
+    the throw of the legal play it is nearest; the opponent's throw is taken."""
+    g = st.match.game
+    h = _slipped_play(st, obs)
+    assert g is not None and h is not None
+    seen = h.board.swap_turn()  # the board as played, the mover still on roll
+    turn = h.turns[0]
+    mover = g.turn
+    dice = (turn.roll.a, turn.roll.b)
+    flag = (f"dice not seen; one checker off {turn.roll.high}-{turn.roll.low} {turn.play}: "
+            "the play stands (the opponent threw on it)")
+    st = _record(st, Rolled(player=mover.label, dice=dice), out)
+    st = _record(st, Moved(player=mover.label, dice=dice, play="",
+                           position_id=seen.position_id(), illegal=True, dice_seen=False,
+                           flag=flag), out)
+    out.say.append(f"{_name(st, mover)} played a board one checker off {turn.play} with dice "
+                   "not seen: it stands, marked for review")
+    st = replace(st, mode=Mode.MOVING, verdict=None, resume=None, dice=None, glimpsed=(),
+                 last_points=differing_points(g.position, seen))
+    st = _after_move(st, out)
     return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
 
 

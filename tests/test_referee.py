@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from pibg.decoder import slips
 from pibg.effects import LED_STATUS, RED, Sound
 from pibg.events import (
     Beavered,
@@ -26,11 +27,11 @@ from pibg.events import (
 )
 from pibg.infer import Outcome, judge
 from pibg.match import effective_events, replay
-from pibg.moves import Dice
+from pibg.moves import ALL_THROWS, Dice
 from pibg.observation import BoardObservation, RegionRead
 from pibg.position import Color, Position
 from pibg.referee import Frame, Mode, Press, RefereeConfig, new_match, resume, step
-from pibg.rules import resolve
+from pibg.rules import legal_plays, resolve
 from pibg.script import Mishaps, Scene, drive, observe_exact, table_script
 from pibg.selfplay import random_match
 
@@ -136,6 +137,38 @@ def test_an_illegal_play_stands_once_the_opponent_rolls_on_it():
     assert any("condoned" in line for line in say)
 
 
+
+
+def _careless(pos: Position, dice: Dice) -> Position:
+    """A play of ``dice`` from ``pos`` with one checker one point off, that no throw's legal
+    play makes and that is no knock of ``pos`` itself."""
+    legal = {p.result.key() for roll in ALL_THROWS for p in legal_plays(pos, roll)}
+    knocks = {q.key() for q in slips(pos)}
+    for play in legal_plays(pos, dice):
+        for q in slips(play.result):
+            if q.key() not in legal and q.key() not in knocks:
+                return q
+    raise AssertionError("no careless board")
+
+
+def test_a_careless_play_made_with_dice_nobody_saw_stands_once_the_opponent_throws():
+    """Black's turn, its dice never seen: Black plays a 6-4 with one checker one point off,
+    a board no throw's play makes and no knock of the known board makes either. White throws
+    on it: the play stands, recorded as played and marked, and the throw is White's, not
+    Black's."""
+    st, t = _turn_state((3, 1))
+    after = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, _, _ = _hold(st, t, after)[:3]
+    black = after.swap_turn()
+    careless = _careless(black, Dice(6, 4))
+    st, _, _ = _hold(st, t + 3, careless)[:3]
+    assert st.mode is Mode.RESYNC
+    st, evs, _ = _hold(st, t + 6, careless, dice=(5, 2))[:3]
+    moved = [e for e in evs if isinstance(e, Moved)]
+    assert len(moved) == 1 and moved[0].player == "black" and moved[0].illegal
+    assert not moved[0].dice_seen and "the play stands" in moved[0].flag
+    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)][-1] == ("white", (5, 2))
+    assert st.mode is Mode.MOVING
 
 
 def test_unplayed_roll_is_flagged():
