@@ -14,7 +14,8 @@ from typing import Any
 
 FILES: dict[str, tuple[str, str]] = {
     # name: (kind shown on the page, Content-Type)
-    "match.mat": ("mat", "text/plain; charset=utf-8"),
+    # an attachment, never shown as text in the browser: gnubg and XG open the saved file
+    "match.mat": ("mat", "application/octet-stream"),
     "match.sgf": ("sgf", "application/x-go-sgf; charset=utf-8"),
     "match.jsonl": ("journal", "application/x-ndjson; charset=utf-8"),
 }
@@ -54,6 +55,15 @@ class Records:
             return None
         return path if path.is_file() else None
 
+    def download_name(self, match: str, name: str) -> str:
+        """The file name a download is saved as: the players and the match's folder (its
+        start time), with the record's own extension: ``alice-bob-2026-11-22T1200Z.mat``."""
+        ext = name[name.rfind("."):]
+        players = self.summary(self.root / match).get("players")
+        who = [players["white"], players["black"]] if players else []
+        stem = "-".join(_SAFE.sub("_", part).strip("_") or "player" for part in who)
+        return f"{stem}-{match}{ext}" if stem else f"{match}{ext}"
+
     def listing(self) -> list[dict[str, Any]]:
         return [self.summary(p) for p in self.folders()]
 
@@ -76,6 +86,10 @@ class Records:
         with self._lock:
             self._cache[folder.name] = (key, info)
         return {**entry, **info}
+
+
+#: What a downloaded file's name keeps of a player's name.
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def _mtime(p: Path) -> float:

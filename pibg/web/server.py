@@ -401,7 +401,7 @@ class _Handler(GatedHandler):
         if path is None:
             raise HttpError(404, f"no record {match}/{name}")
         data = path.read_bytes()
-        filename = f"{match}-{name}"
+        filename = self.web.records.download_name(match, name)
         self._send(200, data, FILES[name][1],
                    {"Content-Disposition": f'attachment; filename="{filename}"'})
 

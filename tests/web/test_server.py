@@ -142,7 +142,10 @@ def test_records_list_with_dice_stats_and_downloads(serve: Serve, records: Path)
         status, headers, body = request(web, rec["files"][kind])
         assert status == 200
         assert body == (folder / name).read_bytes()
-        assert headers["Content-Disposition"] == f'attachment; filename="{rec["name"]}-{name}"'
+        ext = name[name.rfind("."):]
+        assert headers["Content-Disposition"] == (
+            f'attachment; filename="alice-bob-{rec["name"]}{ext}"')
+        assert not headers["Content-Type"].startswith("text/plain")
 
 
 def test_records_of_a_missing_or_broken_folder(serve: Serve, tmp_path: Path) -> None:
