@@ -9,6 +9,7 @@ the system chromium is used). Skips with the reason when either is absent. Set
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import statistics
 import time
@@ -258,3 +259,22 @@ def test_records_page_lists_downloads_and_stats(page: Any, serve: Serve, records
         page.click("tr[data-match] a[data-kind=mat]")
     name = next(iter(records.iterdir())).name
     assert dl.value.suggested_filename == f"{name}-match.mat"
+
+
+def test_moves_and_the_log_write_a_roll_alike_and_run_oldest_first(
+        page: Any, serve: Serve, steps: list[Step]) -> None:
+    view = LiveView()
+    for step in steps[:40]:
+        view.update(step)
+    web = serve(view)
+    page.goto(web.url)
+    page.wait_for_selector("#moves div:not(.game)", timeout=10_000)
+    _wait_version(page, view.versions.state)
+    said = [line["text"] for line in view.snapshot()["say"]]
+    assert page.locator("#say div").all_inner_texts() == said  # oldest first, as Moves
+    moves = page.locator("#moves div:not(.game)").all_inner_texts()
+    first = view.snapshot()["moves"][0]
+    d1, d2 = first["dice"]
+    assert f" {d1}-{d2}: " in moves[0] and f" {d1}{d2}: " not in moves[0]
+    assert any(re.search(r"\b[1-6]-[1-6]\b", line) for line in said)  # the log's way
+    assert not any(re.search(r"\b[1-6][1-6]: ", line) for line in moves)

@@ -39,14 +39,15 @@
     let game = 0;
     for (const m of snap.moves) {
       if (m.game !== game) { game = m.game; moves.append(pibg.el("div", `game ${game}`, "game")); }
-      const dice = m.dice ? `${m.dice[0]}${m.dice[1]}: ` : "";
+      const dice = m.dice ? `${m.dice[0]}-${m.dice[1]}: ` : "";  // as the referee log writes a roll
       const line = pibg.el("div", `${name(snap, m.player)} ${dice}${m.text}`, m.kind);
       if (m.illegal || m.kind === "illegal") line.classList.add("illegal");
       moves.append(line);
     }
     moves.scrollTop = moves.scrollHeight;
     const say = $("say");
-    say.replaceChildren(...snap.say.slice().reverse().map((l) => pibg.el("div", l.text)));
+    say.replaceChildren(...snap.say.map((l) => pibg.el("div", l.text)));  // oldest first, as Moves
+    say.scrollTop = say.scrollHeight;
     const cam = snap.camera;
     $("camstate").textContent = cam.readable === false ? "unreadable: " + (cam.reason || "") : "";
     if (cam.frame !== null) showFrame(cam.frame);
