@@ -161,6 +161,8 @@ class RefereeState:
     dice_reads: tuple[DieRead, ...] = ()
     #: a board no legal play explains, and whether the players went on from it (dice down)
     unexplained: tuple[object, ...] | None = None
+    #: the other throws that make the board of the last turn inferred (undo offers them)
+    alternatives: tuple[Dice, ...] = ()
     message: tuple[str, ...] = ()
     sound: Sound = Sound.NONE
     animation: Animation = Animation.NONE
@@ -242,7 +244,9 @@ def _record(st: RefereeState, ev: Event, out: _Out) -> RefereeState:
     match = apply(st.match, ev)
     out.events.append(ev)
     st = replace(st, match=match, events=(*st.events, ev))
-    return replace(st, dice_reads=(), unexplained=None) if isinstance(ev, (Moved, SetUp)) else st
+    if isinstance(ev, (Moved, SetUp)):
+        return replace(st, dice_reads=(), unexplained=None, alternatives=())
+    return st
 
 
 def _signature(obs: BoardObservation) -> _Sig:
@@ -932,6 +936,11 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
         st = _record(st, Moved(player=mover.label, dice=dice, play=text,
                                position_id=play.result.position_id(), dice_seen=seen,
                                flag=flag), out)
+        if i == len(d.turns) - 1 and not seen:
+            others = [t[i] for t in d.others if len(t) > i]
+            st = replace(st, alternatives=tuple(sorted(
+                {(r.high, r.low): r for r in others if (r.high, r.low) != (roll.high, roll.low)
+                 }.values(), key=lambda r: r.is_double)))
         note = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
                        f"{text or 'no legal move, the turn passes'}{note}")
@@ -1211,6 +1220,9 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out, *, flag:
 
 
 def _undo(st: RefereeState, out: _Out) -> RefereeState:
+    last = st.events[-1] if st.events else None
+    if isinstance(last, Moved) and not last.dice_seen and st.alternatives:
+        return _other_dice(st, last, out)
     if not any(isinstance(e, (Moved, Doubled, Took, Dropped, Beavered)) for e in st.events):
         out.say.append("undo: nothing to take back")
         return st
@@ -1224,6 +1236,38 @@ def _undo(st: RefereeState, out: _Out) -> RefereeState:
     if g is not None and g.phase is Phase.MOVE and g.dice is not None:
         return replace(st, acted=None, message=("undone: move again",))
     return replace(st, acted=None, message=("undone",))
+
+
+def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
+    """Undo on a turn whose dice were inferred, when other throws make the same board: "not
+    those dice". The turn is recorded again with the next of them (the board stands)."""
+    roll, rest = st.alternatives[0], st.alternatives[1:]
+    ev = Undone()
+    out.events.append(ev)
+    st = replace(st, events=(*st.events, ev), match=replay((*st.events, ev)))
+    g = st.match.game
+    assert g is not None
+    mover = g.turn
+    dice = (roll.a, roll.b)
+    if g.phase is Phase.OPENING:
+        white, black = (roll.high, roll.low) if mover is Color.WHITE else (roll.low, roll.high)
+        st = _record(st, OpeningRoll(white=white, black=black), out)
+    elif g.phase is Phase.ROLL:
+        st = _record(st, Rolled(player=mover.label, dice=dice), out)
+    else:
+        st = _record(st, Reread(player=mover.label, dice=dice), out)
+    g = st.match.game
+    assert g is not None
+    before = g.position
+    play = next((p for p in legal_plays(before, roll)
+                 if p.result.position_id() == last.position_id), None)
+    text = str(play) if play is not None else last.play
+    flag = f"dice set by undo: {roll.high}-{roll.low}, the board unchanged"
+    st = _record(st, replace(last, dice=dice, play=text, flag=flag), out)
+    out.say.append(f"dice set right: {roll.high}-{roll.low} ({text})"
+                   + ("; undo for other dice" if rest else ""))
+    st = replace(st, alternatives=rest, verdict=None, last_points=())
+    return _after_move(replace(st, mode=Mode.MOVING), out)
 
 
 def _double(st: RefereeState, out: _Out) -> RefereeState:

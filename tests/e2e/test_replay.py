@@ -167,9 +167,11 @@ def test_players_answer_the_referee_through_misreadings(shared, tmp_path: Path, 
     (got, got_score), (want, want_score) = _positions(read_mat(res.mat)), _positions(events)
     assert got_score == want_score
     assert [(p, pid) for p, _, pid in got] == [(p, pid) for p, _, pid in want]
-    # the dice are right too, but for a game's last throw misread as another that bears off
-    # the same way: nobody undoes a game already won, and the score is the same
-    for (player, dice, pid), (_, true_dice, _) in zip(got, want, strict=True):
+    # the dice are right too, but where the record says they were inferred (other throws
+    # make the same board) or for a game's last throw misread as another that bears off the
+    # same way: nobody undoes a game already won, and the score is the same
+    journal = [e for e in effective_events(res.state.events) if isinstance(e, Moved)]
+    for mv, (player, dice, pid), (_, true_dice, _) in zip(journal, got, want, strict=True):
         if dice != true_dice:
-            assert Position.from_id(pid, color_of(player)).off(color_of(player)) == 15
-    assert presses, "the misreadings should have needed an answer"
+            done = Position.from_id(pid, color_of(player)).off(color_of(player)) == 15
+            assert done or (not mv.dice_seen and mv.flag), (mv, true_dice)
