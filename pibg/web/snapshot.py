@@ -55,7 +55,8 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
 
     Each entry: ``game`` (1-based), ``player``, ``kind`` (``play``, ``double``, ``take``,
     ``drop``, ``beaver``, ``resign``, ``illegal``, ``setup``, ``game_end``) and ``text``; a play
-    also has ``dice`` and ``illegal`` (a condoned illegal play).
+    also has ``dice``, ``illegal`` (a condoned illegal play), ``dice_seen`` (false where the
+    dice were inferred from the board) and ``flag`` (why the turn is marked for review).
     """
     out: list[dict[str, Any]] = []
     game = 0
@@ -69,7 +70,8 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
             if ev.illegal:
                 text = "(illegal play, condoned)"
             entry = {"kind": "play", "player": ev.player, "dice": list(ev.dice),
-                     "text": text, "illegal": ev.illegal}
+                     "text": text, "illegal": ev.illegal, "dice_seen": ev.dice_seen,
+                     "flag": ev.flag}
         elif isinstance(ev, Doubled):
             entry = {"kind": "double", "player": ev.player, "text": "doubles"}
         elif isinstance(ev, Took):

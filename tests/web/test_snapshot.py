@@ -198,3 +198,18 @@ def test_snapshot_of_a_new_match_shows_the_start() -> None:
     assert snap["moves"] == [] and snap["dice"] is None and snap["turn"] is None
     st = replace(step.state, message=("hello",))
     assert snapshot(st)["message"] == ["hello"]
+
+
+def test_a_turn_settled_by_the_board_is_marked_in_the_move_list() -> None:
+    """A play whose dice were inferred carries its flag to the page's Moves panel."""
+    from pibg.events import MatchStarted
+    from pibg.rules import resolve
+
+    after = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    events = (MatchStarted(MatchSettings(length=3)), GameStarted(),
+              OpeningRoll(white=3, black=1),
+              Moved("white", (3, 1), "8/5 6/5", after.position_id(), dice_seen=False,
+                    flag="dice not seen; the board fits 1-1 too"))
+    [entry] = [m for m in move_list(events) if m["kind"] == "play"]
+    assert entry["flag"] == "dice not seen; the board fits 1-1 too"
+    assert entry["dice_seen"] is False

@@ -42,6 +42,11 @@
       const dice = m.dice ? `${m.dice[0]}-${m.dice[1]}: ` : "";  // as the referee log writes a roll
       const line = pibg.el("div", `${name(snap, m.player)} ${dice}${m.text}`, m.kind);
       if (m.illegal || m.kind === "illegal") line.classList.add("illegal");
+      if (m.flag) {  // a turn settled by the board, not seen plainly: marked for review
+        line.classList.add("flagged");
+        line.title = m.flag;
+        line.append(pibg.el("span", " ⚑ " + m.flag, "why"));
+      }
       moves.append(line);
     }
     moves.scrollTop = moves.scrollHeight;
