@@ -5,7 +5,9 @@ unless the match has one (a dropped double). Prints a table per fault kind and r
 - matches followed to the end (every play recorded, the final score right);
 - wrong plays recorded (a play whose board is not the one played; 0 is the target);
 - turns committed without a question (the referee never entered "ask");
-- plays whose dice were inferred, and plays flagged for review.
+- plays whose dice were inferred, and plays flagged for review;
+- the time of the steps that record a play (p99 and the worst; on a loaded machine the
+  worst is noise: read the p99).
 
     python benchmarks/referee_faults.py [--matches 100] [--rates 0.01 0.03 0.1]
                                         [--kinds notflat pip missed ...]
@@ -92,6 +94,7 @@ class Run:
     inferred: int
     flagged: int
     seconds: float
+    commits: list[float]  # seconds of each step that recorded a play
 
 
 def _plays(events: Sequence[Event]) -> list[tuple[str, str]]:
@@ -105,6 +108,7 @@ def run_match(seed: int, kind: str, rate: float) -> Run:
     st: RefereeState = new_match(settings).state
     t = 0.0
     asked_turns: set[int] = set()
+    commits: list[float] = []
     t0 = time.perf_counter()
     for action in table_script(events):
         if isinstance(action, ButtonPress):
@@ -115,7 +119,11 @@ def run_match(seed: int, kind: str, rate: float) -> Run:
         for k in range(6):
             obs = spoil(clean, kind, rng) if rng.random() < rate else clean
             if obs is not None:
-                st = step(st, Frame(t + 0.3 * k, obs)).state
+                c0 = time.perf_counter()
+                res = step(st, Frame(t + 0.3 * k, obs))
+                if any(isinstance(e, Moved) for e in res.events):
+                    commits.append(time.perf_counter() - c0)
+                st = res.state
             if st.mode is Mode.ASK:
                 asked_turns.add(len(_plays(st.events)))
         st = step(st, Tick(t + 2.6)).state
@@ -128,7 +136,8 @@ def run_match(seed: int, kind: str, rate: float) -> Run:
     score_ok = st.match.score == replay_match(events).score
     return Run(right == len(want) and score_ok, right, len(want), wrong, len(got),
                len(asked_turns), sum(not e.dice_seen for e in moves),
-               sum(bool(e.flag) or e.illegal for e in moves), time.perf_counter() - t0)
+               sum(bool(e.flag) or e.illegal for e in moves), time.perf_counter() - t0,
+               commits)
 
 
 def main() -> None:
@@ -138,18 +147,21 @@ def main() -> None:
     ap.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     args = ap.parse_args()
     print("| fault | rate | matches followed | wrong plays | turns without a question | "
-          "dice inferred | flagged | seconds |")
-    print("|---|---|---|---|---|---|---|---|")
+          "dice inferred | flagged | commit p99 / max ms | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for kind in args.kinds:
         for rate in args.rates:
             runs = [run_match(1000 + i, kind, rate) for i in range(args.matches)]
             turns = sum(r.turns for r in runs)
             asked = sum(r.asked for r in runs)
+            commits = sorted(c for r in runs for c in r.commits)
+            p99 = commits[int(0.99 * (len(commits) - 1))] * 1000 if commits else 0.0
+            worst = commits[-1] * 1000 if commits else 0.0
             print(f"| {kind} | {rate:.0%} | {sum(r.followed for r in runs)} of {len(runs)} | "
                   f"{sum(r.wrong for r in runs)} | "
                   f"{100 * (1 - asked / max(turns, 1)):.1f} % of {turns} | "
                   f"{sum(r.inferred for r in runs)} | {sum(r.flagged for r in runs)} | "
-                  f"{sum(r.seconds for r in runs):.0f} |", flush=True)
+                  f"{p99:.1f} / {worst:.0f} | {sum(r.seconds for r in runs):.0f} |", flush=True)
 
 
 if __name__ == "__main__":
