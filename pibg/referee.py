@@ -197,7 +197,7 @@ def resume(events: tuple[Event, ...], config: RefereeConfig | None = None) -> St
     if st.mode in (Mode.TO_ROLL, Mode.MOVING, Mode.DOUBLED):
         st = replace(st, resume=st.mode, mode=Mode.RESYNC,
                      message=("restarted: set up", "the lit position"))
-    return Step(st, (), render(st), (f"resumed: {_score_line(match)}",))
+    return Step(st, (), render(st), (f"resumed: {_score_text(match)}",))
 
 
 def _describe(s: MatchSettings) -> str:
@@ -260,6 +260,8 @@ def _observe(st: RefereeState, inp: Frame | Tick, out: _Out) -> RefereeState:
     if isinstance(inp, Frame):
         obs = inp.obs
         if not obs.readable:
+            if st.signature is not None and obs.reason:  # once, as it comes over the board
+                out.say.append(f"not judged: {obs.reason.split(': ')[0]}")
             return replace(st, pending=None, signature=None)
         if st.pending is not None and same_scene(st.pending, obs):
             pending = fuse(st.pending, obs)
@@ -412,7 +414,7 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     if obs.dice:
         st = replace(st, dice_reads=obs.dice)
     if roll == "cocked":
-        out.say.append("a die is not flat: roll again")
+        out.say.append("a die of the opening roll is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
                        glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):
@@ -452,7 +454,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         st = replace(st, dice_reads=obs.dice)
     roll = _flat_roll(obs)
     if roll == "cocked":
-        out.say.append("a die is not flat: roll again")
+        out.say.append(f"{_name(st, player)}'s die is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
                        glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):  # no dice yet, or one die seen and the other not found
@@ -568,7 +570,7 @@ def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -
     player = g.turn
     st = _record(st, Rolled(player=player.label, dice=(roll.a, roll.b)), out)
     if not legal_plays(g.position, roll):
-        out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}: no legal move")
+        out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
         msg: tuple[str, ...] = (f"{roll.high}-{roll.low}: no move", "lift the dice")
     else:
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
@@ -790,6 +792,7 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
     if v.outcome in (Outcome.PLAY, Outcome.PASS):
         if st.mode is Mode.ILLEGAL:
             st = _record(st, Corrected(player=mover.label), out)
+            out.say.append(f"put right by {_name(st, mover)}")
         if v.outcome is Outcome.PLAY:
             assert v.play is not None
             text, result = str(v.play), v.play.result
@@ -838,7 +841,7 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
         st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
                                         reasons=v.reasons), out)
         out.say.append(f"ILLEGAL ({_name(st, mover)} {roll.high}-{roll.low}): "
-                       f"{'; '.join(v.reasons)}; points {', '.join(map(str, v.points))}")
+                       f"{'; '.join(v.reasons)} (lit: points {', '.join(map(str, v.points))})")
     return replace(st, mode=Mode.ILLEGAL, verdict=v, sound=Sound.ILLEGAL,
                    message=("ILLEGAL", *v.reasons[:2]))
 
@@ -1067,7 +1070,8 @@ def _game_over(st: RefereeState, out: _Out) -> RefereeState:
     kind = {"gammon": "a gammon", "backgammon": "a BACKGAMMON", "drop": "by a drop",
             "resign": "by resignation"}.get(r.termination, "a single game")
     pts = "point" if r.points == 1 else "points"
-    out.say.append(f"{_name(st, r.winner)} wins {kind}: {r.points} {pts}. {_score_line(st.match)}")
+    out.say.append(f"{_name(st, r.winner)} wins {kind}: {r.points} {pts}. "
+                   f"{_score_text(st.match)}")
     sound = {"gammon": Sound.GAMMON, "backgammon": Sound.BACKGAMMON}.get(r.termination,
                                                                          Sound.GAME_WON)
     anim = {"gammon": Animation.GAMMON, "backgammon": Animation.BACKGAMMON}.get(
@@ -1317,6 +1321,13 @@ def _answer(st: RefereeState, button: str, out: _Out) -> RefereeState:
 
 def _name(st: RefereeState, c: Color) -> str:
     return st.match.name(c)
+
+
+def _score_text(m: MatchState) -> str:
+    """The score as said: "score: erin 0 - 2 judy, 5-point match (Crawford game next)"."""
+    s = m.settings
+    kind = f", {s.length}-point match" if s.length else ", money game"
+    return f"score: {s.white} {m.score[0]} - {m.score[1]} {s.black}{kind}"
 
 
 def _score_line(m: MatchState) -> str:

@@ -391,8 +391,8 @@ def explain_result(position: Position, dice: Dice | Sequence[int],
             shorter = _reach_partial(position, dice, target)
             if shorter:
                 return shorter, changed
-        return (f"moved {pips} pips; the roll {dice} gives {need}",), changed
-    return (f"the checkers moved do not match the roll {dice}",), changed
+        return (f"moved {pips} pips; {dice.high}-{dice.low} gives {need}",), changed
+    return (f"the checkers moved do not match {dice.high}-{dice.low}",), changed
 
 
 def _reach_with(position: Position, dice: Dice, target: Position,

@@ -175,3 +175,26 @@ def test_players_answer_the_referee_through_misreadings(shared, tmp_path: Path, 
         if dice != true_dice:
             done = Position.from_id(pid, color_of(player)).off(color_of(player)) == 15
             assert done or (not mv.dice_seen and mv.flag), (mv, true_dice)
+
+
+def test_what_the_demo_says_reads_for_a_club_player():
+    """The demo's lines: an illegal move is followed by the line that says it was put right,
+    a throw is written 4-2 everywhere (never 42), the lit points are named as lit, a pass is
+    said once, a hand over the board is said, and the score names the match length."""
+    import re
+
+    events = demo_events()
+    said: list[str] = []
+    drive(table_script(events, DEMO_MISHAPS), events[0].settings,
+          on_step=lambda res: said.extend(res.say))
+    text = "\n".join(said)
+    illegal = [i for i, line in enumerate(said) if line.startswith("ILLEGAL")]
+    assert illegal and all(any(line.startswith("put right by") for line in said[i + 1:i + 4])
+                           for i in illegal)
+    assert not re.search(r"\b[1-6][1-6] gives\b|the roll [1-6][1-6]\b", text)
+    assert all("(lit: points " in said[i] for i in illegal)
+    passes = [line for line in said if "no legal move" in line]
+    assert passes and all("the turn passes" in line for line in passes)
+    assert "score: erin" in text and "5-point match" in text
+    assert not re.search(r"judy/5", text)
+    assert "not judged: a hand is over the board" in text
