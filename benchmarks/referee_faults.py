@@ -13,7 +13,9 @@ unless the match has one (a dropped double). Prints a table per fault kind and r
                                         [--kinds notflat pip missed ...]
 
 Each scene is seen in six frames 0.3 s apart (the referee's one-second stability window
-fuses them), each spoilt independently. Faults:
+fuses them), each spoilt independently; with ``--persistent`` the rate is of scenes, and a
+spoilt scene's six frames share its fault, as a camera misreads a still scene alike (the
+harder case: the frames cannot outvote it). Faults:
 
 notflat  a flat die read as cocked            pip      a die read one pip off (conf 0.6)
 missed   a die not found                      phantom  a point read one checker off
@@ -97,11 +99,27 @@ class Run:
     commits: list[float]  # seconds of each step that recorded a play
 
 
+def _thrown(obs: BoardObservation, dice: object, landed: dict[object, tuple[float, ...]],
+            place: random.Random) -> BoardObservation:
+    """Dice where a throw lands: a new place for each throw, the same while it lies (a
+    perfect reading puts every die at one place, which hides a new throw of equal dice)."""
+    if not obs.dice:
+        landed.clear()
+        return obs
+    if dice not in landed:
+        landed.clear()
+        landed[dice] = (place.uniform(300, 1000), place.uniform(380, 580),
+                        place.uniform(-60, 60))
+    x, y, dx = landed[dice]
+    return replace(obs, dice=tuple(replace(d, x=x + i * (80 + dx), y=y)
+                                   for i, d in enumerate(obs.dice)))
+
+
 def _plays(events: Sequence[Event]) -> list[tuple[str, str]]:
     return [(e.player, e.position_id) for e in effective_events(events) if isinstance(e, Moved)]
 
 
-def run_match(seed: int, kind: str, rate: float) -> Run:
+def run_match(seed: int, kind: str, rate: float, persistent: bool = False) -> Run:
     events = random_match(seed)
     settings = events[0].settings  # type: ignore[attr-defined]
     rng = random.Random(seed * 7919 + KINDS.index(kind))
@@ -109,15 +127,20 @@ def run_match(seed: int, kind: str, rate: float) -> Run:
     t = 0.0
     asked_turns: set[int] = set()
     commits: list[float] = []
+    landed: dict[object, tuple[float, ...]] = {}
+    place = random.Random(seed)
     t0 = time.perf_counter()
     for action in table_script(events):
         if isinstance(action, ButtonPress):
             t += 0.5
             st = step(st, Press(t, action.button, action.long)).state
             continue
-        clean = observe_exact(action)
+        clean = _thrown(observe_exact(action), action.dice, landed, place)
+        # persistent: a scene's frames share one fault (a camera misreads a still scene alike)
+        scene = spoil(clean, kind, rng) if persistent and rng.random() < rate else clean
         for k in range(6):
-            obs = spoil(clean, kind, rng) if rng.random() < rate else clean
+            obs = scene if persistent else (
+                spoil(clean, kind, rng) if rng.random() < rate else clean)
             if obs is not None:
                 c0 = time.perf_counter()
                 res = step(st, Frame(t + 0.3 * k, obs))
@@ -145,13 +168,17 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=100)
     ap.add_argument("--rates", type=float, nargs="+", default=[0.01, 0.03, 0.1])
     ap.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
+    ap.add_argument("--persistent", action="store_true",
+                    help="the rate is of scenes, and all frames of a spoilt scene share the "
+                         "fault (a lost scene: no frame of it at all)")
     args = ap.parse_args()
     print("| fault | rate | matches followed | wrong plays | turns without a question | "
           "dice inferred | flagged | commit p99 / max ms | seconds |")
     print("|---|---|---|---|---|---|---|---|---|")
     for kind in args.kinds:
         for rate in args.rates:
-            runs = [run_match(1000 + i, kind, rate) for i in range(args.matches)]
+            runs = [run_match(1000 + i, kind, rate, args.persistent)
+                    for i in range(args.matches)]
             turns = sum(r.turns for r in runs)
             asked = sum(r.asked for r in runs)
             commits = sorted(c for r in runs for c in r.commits)

@@ -973,23 +973,42 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
             or not isinstance(roll, Dice) or _a_die_still_down(st, obs)):
         return None
     v = st.verdict
+    passed = v is not None and v.play is not None and v.reroll is not None and not v.play.moves
+    if _matches(st, obs, _before_move(st)) and not passed:  # nothing moved: thrown again
+        if st.opening:  # (an opening tie read as two numbers, say): a new opening roll
+            out.say.append("the opening roll read was not played: a new opening roll")
+            return _opening(replace(st, mode=Mode.OPENING, verdict=None, opening=False,
+                                    dice=None), obs, out)
+        return _reread(replace(st, mode=Mode.MOVING, verdict=None), roll, obs, out)
     settled = _settle(st, obs, out)
     if settled is not None:
         return settled
-    if v is None:
-        return None
+    st = _settle_pending(st, out)
+    if st.mode is Mode.TO_ROLL:
+        return _to_roll(st, obs, out)
+    return st if st.mode is not Mode.ILLEGAL and st.mode is not Mode.ASK else None
+
+
+def _settle_pending(st: RefereeState, out: _Out) -> RefereeState:
+    """The players went on (a new throw, or the next player's double) while a question was
+    asked or an illegal play flagged: the turn is settled as it stands, marked for review
+    (the throw the board fits, the first of the plays asked about, or the illegal play
+    condoned). The state is returned unchanged when nothing can be settled."""
+    g = st.match.game
+    v = st.verdict
+    if g is None or v is None or st.dice is None or st.mode not in (Mode.ASK, Mode.ILLEGAL):
+        return st
     if v.reroll is not None and v.play is not None:
-        st = _accept_reroll(st, v.reroll, v.play, out, flag="nobody confirmed the dice: "
-                            "the likeliest throw taken")
-    elif v.candidates and not st.opening:
-        st = _apply_verdict(replace(st, mode=Mode.MOVING), g.position,
-                            Verdict(Outcome.PLAY, play=v.candidates[0]), out,
-                            flag="unsure between " + " | ".join(map(str, v.candidates[:3])))
-    elif v.seen is not None and st.mode is Mode.ILLEGAL:
-        st = _condone(st, out, flag="not put right before the next throw: the play stands")
-    else:
-        return None
-    return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
+        return _accept_reroll(st, v.reroll, v.play, out, flag="nobody confirmed the dice: "
+                              "the likeliest throw taken")
+    if v.candidates and not st.opening:
+        return _apply_verdict(replace(st, mode=Mode.MOVING), g.position,
+                              Verdict(Outcome.PLAY, play=v.candidates[0]), out,
+                              flag="unsure between " + " | ".join(map(str, v.candidates[:3])))
+    if v.seen is not None and st.mode is Mode.ILLEGAL:
+        return _condone(st, out, flag="not put right before the players went on: the play "
+                        "stands")
+    return st
 
 
 def _slipped_play(st: RefereeState, obs: BoardObservation) -> Hypothesis | None:
@@ -1275,6 +1294,8 @@ def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
 
 
 def _double(st: RefereeState, out: _Out) -> RefereeState:
+    if st.mode in (Mode.ASK, Mode.ILLEGAL):  # the next player doubles: the turn is over
+        st = _settle_pending(st, out)
     g = st.match.game
     if g is None or st.mode is not Mode.TO_ROLL:
         out.say.append("double: a double is offered before rolling, on one's own turn")
