@@ -54,7 +54,7 @@ class DecodeConfig:
     #: the cost of a turn nobody saw played, against explaining the board with fewer turns
     unseen_turn: float = math.log(20.0)
     #: first turns searched further for a second turn
-    beam: int = 40
+    beam: int = 20
     #: how far a board may fit worse than the raw reading and still be explained (log 1000)
     illegal_margin: float = JudgeConfig().illegal_margin
     #: the cost of a slip: one checker one point off a position the turns explain (knocked,
@@ -133,20 +133,20 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
     out = [] if opening else [Hypothesis((), known, tables.score(known))]
     if turns < 1:
         return out
-    firsts: dict[tuple[bytes, int, int], Hypothesis] = {}
+    firsts: dict[tuple[Position, int, int], Hypothesis] = {}
     for roll, _, play in _first_turns(known, opening):
         after = play.result.swap_turn()
         score = (tables.score(after) + _PRIOR[(roll.high, roll.low)]
                  + dice_evidence(roll, reads) - cfg.unseen_turn)
-        key = (after.key(), roll.high, roll.low)
+        key = (after, roll.high, roll.low)
         if key not in firsts or firsts[key].score < score:
             firsts[key] = Hypothesis((Turn(roll, play),), after, score)
     out.extend(firsts.values())
     if turns >= 2:
-        seconds: dict[tuple[bytes, int, int, int, int], Hypothesis] = {}
-        best_first: dict[bytes, Hypothesis] = {}
+        seconds: dict[tuple[Position, int, int, int, int], Hypothesis] = {}
+        best_first: dict[Position, Hypothesis] = {}
         for h in firsts.values():
-            k = h.board.key()
+            k = h.board
             if k not in best_first or best_first[k].score < h.score:
                 best_first[k] = h
         for h in sorted(best_first.values(), key=lambda h: -h.score)[:cfg.beam]:
@@ -160,7 +160,7 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
                     score = (base + tables.score(after) + _PRIOR[(roll.high, roll.low)]
                              - cfg.unseen_turn)
                     first = h.turns[0].roll
-                    k2 = (after.key(), first.high, first.low, roll.high, roll.low)
+                    k2 = (after, first.high, first.low, roll.high, roll.low)
                     if k2 not in seconds or seconds[k2].score < score:
                         seconds[k2] = Hypothesis((*h.turns, Turn(roll, p)), after, score)
         out.extend(seconds.values())
@@ -192,10 +192,10 @@ def slips(pos: Position) -> list[Position]:
     return out
 
 
-def _path(h: Hypothesis) -> tuple[bytes, ...]:
+def _path(h: Hypothesis) -> tuple[Position, ...]:
     """The positions a hypothesis passes through: two with the same path differ only in
     their dice."""
-    return tuple(t.play.result.key() for t in h.turns)
+    return tuple(t.play.result for t in h.turns)
 
 
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
@@ -216,10 +216,9 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     if not best.legal:
         return None  # a checker off a legal position explains it best: not settled here
     path = _path(best)
-    rivals = [h for h in found[1:] if not h.legal or _path(h) != path]
-    if rivals and rivals[0].score > best.score - cfg.margin:
-        return None
-    same = [h for h in found[1:]
-            if h.legal and _path(h) == path and h.score > best.score - cfg.margin]
+    close = [h for h in found[1:] if h.score > best.score - cfg.margin]  # best first
+    if any(not h.legal or _path(h) != path for h in close):
+        return None  # another board, or a slip, fits about as well
+    same = close
     others = tuple(tuple(t.roll for t in h.turns) for h in same)
     return Decoded(best.turns, best.board, best.score, dice_sure=not same, others=others)
