@@ -124,10 +124,11 @@ def _first_turns(known: Position, opening: bool) -> list[tuple[Dice, Position, P
 
 
 def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (),
-               *, opening: bool = False, turns: int = 2,
+               *, opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
                config: DecodeConfig | None = None) -> list[Hypothesis]:
     """Every explanation of ``obs`` from ``known`` (the mover on roll) in 0 to ``turns``
-    turns, best first; ``reads`` are the dice read for the first turn, if any."""
+    turns, best first; ``reads`` are the dice read for the first turn, ``reads2`` for the
+    second, if any."""
     cfg = config or DecodeConfig()
     tables = Tables(obs)
     out = [] if opening else [Hypothesis((), known, tables.score(known))]
@@ -158,7 +159,7 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
                 for p in generate_plays(h.board, roll) or [Play((), (), h.board)]:
                     after = p.result.swap_turn()
                     score = (base + tables.score(after) + _PRIOR[(roll.high, roll.low)]
-                             - cfg.unseen_turn)
+                             + dice_evidence(roll, reads2) - cfg.unseen_turn)
                     first = h.turns[0].roll
                     k2 = (after, first.high, first.low, roll.high, roll.low)
                     if k2 not in seconds or seconds[k2].score < score:
@@ -199,7 +200,7 @@ def _path(h: Hypothesis) -> tuple[Position, ...]:
 
 
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
-           opening: bool = False, turns: int = 2,
+           opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
            config: DecodeConfig | None = None) -> Decoded | None:
     """The dominant explanation of ``obs`` from ``known``, or None when none dominates (two
     different histories fit alike) or none fits the board at all."""
@@ -207,7 +208,8 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     raw = best_log_likelihood(obs) - cfg.illegal_margin
     tables = Tables(obs)
     for n in range(min(turns, 1), turns + 1):  # fewer turns first: a second costs 40 times more
-        found = hypotheses(known, obs, reads, opening=opening, turns=n, config=cfg)
+        found = hypotheses(known, obs, reads, opening=opening, turns=n, reads2=reads2,
+                           config=cfg)
         if found and tables.score(found[0].board) >= raw:
             break
     else:

@@ -876,14 +876,32 @@ def _settle(st: RefereeState, obs: BoardObservation, out: _Out, *,
         found = _played_with(known, down, obs, st, opening)
         if found is not None:
             return _adopt(st, found, obs, out, still_down=True)
+    if then_first is not None:
+        return _settle_sure(st, obs, out, known, then_first)
     d = decode(known, obs, st.dice_reads, opening=opening)
     if d is None or not d.turns:
         return None
-    if then_first is not None and (len(d.turns) != 2 or (d.turns[0].roll.high,
-                                                         d.turns[0].roll.low)
-                                   != (then_first.high, then_first.low)):
-        return None
     return _adopt(st, d, obs, out)
+
+
+def _same_throw(a: Dice, b: Dice) -> bool:
+    return (a.high, a.low) == (b.high, b.low)
+
+
+def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Position,
+                 sure: Dice) -> RefereeState | None:
+    """The dice were read surely, yet no play of them explains the board: two turns do, when
+    the opponent moved too before the board was seen (the sure throw first), or when the
+    mover's throw was never seen and passed, the sure throw being the opponent's (a player
+    on the bar before a closed board)."""
+    d = decode(known, obs, st.dice_reads, opening=st.opening)
+    if d is not None and len(d.turns) == 2 and _same_throw(d.turns[0].roll, sure):
+        return _adopt(st, d, obs, out)
+    d = decode(known, obs, (), reads2=st.dice_reads, opening=st.opening)
+    if (d is not None and len(d.turns) == 2 and not d.turns[0].play.moves
+            and _same_throw(d.turns[1].roll, sure)):
+        return _adopt(st, d, obs, out, reads_turn=1)
+    return None
 
 
 def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: RefereeState,
@@ -902,7 +920,7 @@ def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: Referee
 
 
 def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
-           still_down: bool = False) -> RefereeState:
+           still_down: bool = False, reads_turn: int = 0) -> RefereeState:
     """Record the turns of an explanation, then read ``obs`` again from where they lead
     (the next throw may lie on it) unless its dice are the last turn's, still down."""
     reads = st.dice_reads
@@ -921,18 +939,18 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
             st = _record(st, Rolled(player=mover.label, dice=dice), out)
         elif g.dice is not None and sorted((g.dice.a, g.dice.b)) != sorted(dice):
             st = _record(st, Reread(player=mover.label, dice=dice), out)
-        seen = still_down or (i == 0 and read is not None
+        seen = still_down or (i == reads_turn and read is not None
                               and (read.high, read.low) == (roll.high, roll.low))
         why = []
         if not seen:
-            why.append("dice not seen" if i or not reads else
+            why.append("dice not seen" if i != reads_turn or not reads else
                        "dice read " + "-".join(str(r.value) for r in reads) + " unsurely")
         if not d.dice_sure:
             alts = sorted({f"{t[i].high}-{t[i].low}" for t in d.others
                            if len(t) > i and (t[i].high, t[i].low) != (roll.high, roll.low)})
             if alts:
                 why.append(f"the board fits {' or '.join(alts)} too")
-        if i:
+        if i != reads_turn:
             why.append("turn not seen: inferred from the board after it")
         flag = "; ".join(why)
         text = str(play)

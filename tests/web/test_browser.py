@@ -258,7 +258,7 @@ def test_records_page_lists_downloads_and_stats(page: Any, serve: Serve, records
     with page.expect_download() as dl:
         page.click("tr[data-match] a[data-kind=mat]")
     name = next(iter(records.iterdir())).name
-    assert dl.value.suggested_filename == f"{name}-match.mat"
+    assert dl.value.suggested_filename == f"alice-bob-{name}.mat"  # the players, the match
 
 
 def test_moves_and_the_log_write_a_roll_alike_and_run_oldest_first(
