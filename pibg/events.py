@@ -55,8 +55,12 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class MatchStarted(Event):
+    """A match begins; ``score`` (White, Black) is where it begins: 0-0, or the score of a
+    match recorded from the middle (an imported transcription that starts mid-way)."""
+
     kind: ClassVar[str] = "match_start"
     settings: MatchSettings = field(default_factory=MatchSettings)
+    score: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,7 @@ class MatchState:
     games: tuple[GameResult, ...] = ()
     game: GameState | None = None
     crawford_done: bool = False
+    start: tuple[int, int] = (0, 0)  # the score the match began at (a record from mid-way)
 
     @classmethod
     def new(cls, settings: MatchSettings | None = None) -> MatchState:
@@ -165,7 +166,11 @@ def apply(state: MatchState, event: Event) -> MatchState:
     if isinstance(event, MatchStarted):
         if state.games or state.game:
             raise MatchError("match_start: the match has already started")
-        return MatchState.new(event.settings)
+        w, b = (int(n) for n in event.score)
+        n = event.settings.length
+        if min(w, b) < 0 or (n and max(w, b) >= n):
+            raise MatchError(f"match_start: a match to {n} cannot begin at {w}-{b}")
+        return replace(MatchState.new(event.settings), score=(w, b), start=(w, b))
     if isinstance(event, (IllegalFlagged, Corrected, MatchEnded, Noted)):
         if isinstance(event, MatchEnded) and (
             not state.over or tuple(event.score) != state.score

@@ -372,16 +372,18 @@ def _game_start(r: _Reader, m: re.Match[str], length: int, tags: dict[str, str])
         if (ws, bs) != (0, 0) and r.strict:
             raise r.fail(f"score {ws}-{bs} on the game's first line, but the games before "
                          f"give 0-0")
-        if (ws, bs) != (0, 0):
-            raise r.fail(f"the first game starts at {ws}-{bs}: pibg's journals start a match "
-                         f"at 0-0; cut the games before it from a longer file, or edit the "
-                         f"score line to '0' and '0'")
         try:
             settings = _settings(length, names, tags)
         except ValueError as exc:
             raise r.fail(str(exc)) from exc
+        if (ws, bs) != (0, 0):
+            if length and max(ws, bs) >= length:
+                raise r.fail(f"the first game starts at {ws}-{bs}, past the {length}-point "
+                             f"match's end")
+            r.warn(f"the first game starts at {ws}-{bs}: the match is taken as begun there "
+                   f"(a transcription from the middle of a match)")
         r.state = MatchState.new(settings)
-        r.emit(MatchStarted(settings))
+        r.emit(MatchStarted(settings, (ws, bs)))
         r.events.extend(Noted(text) for text in r.early)
     game = r.match.game
     if r.skipping:

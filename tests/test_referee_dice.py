@@ -306,7 +306,7 @@ def test_throws_that_make_the_same_board_record_the_likeliest_and_name_the_other
     st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, off=(14, 15)))
     mv = next(e for e in evs if isinstance(e, Moved))
     assert mv.position_id and not mv.dice_seen and "the board fits" in mv.flag
-    assert "1-1" in mv.flag and not mv.dice[0] == mv.dice[1]
+    assert "1-1" in mv.flag and mv.dice[0] != mv.dice[1]
     assert st.mode is Mode.GAME_OVER
 
 
@@ -391,12 +391,11 @@ def test_a_loose_fit_with_unsure_dice_is_settled_by_the_throw_the_board_fits():
     """A legal play of the dice read fits the board within the reading's doubt, but a play
     of another throw keeping one of the dice fits it clearly better: with the dice read
     unsurely, the likelier story is a misread die, recorded with the dice marked."""
-    (st, evs, say), black, moved = _doubted(conf=0.6)
+    (_st, evs, _say), _black, moved = _doubted(conf=0.6)
     mv = next(e for e in evs if isinstance(e, Moved))
     assert mv.dice == (4, 3) and mv.position_id == moved.position_id()
     assert not mv.dice_seen and "dice read 4-1 unsurely" in mv.flag
     assert any(isinstance(e, Reread) and e.dice == (4, 3) for e in evs)
-    # "no, the dice read were right": undo takes the turn back
 
 
 def test_a_loose_fit_with_sure_dice_is_recorded():

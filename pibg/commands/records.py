@@ -239,7 +239,7 @@ def score_text(state: MatchState) -> str:
             lines.append("next game is the Crawford game")
     if state.games:
         lines.append("games:")
-        w = b = 0
+        w, b = state.start
         for k, res in enumerate(state.games, start=1):
             if res.winner is Color.WHITE:
                 w += res.points
