@@ -10,6 +10,7 @@ from pibg.events import MatchStarted, Noted
 from pibg.exc import PibgError
 from pibg.match import replay
 from pibg.matfile import dumps_mat, parse_mat
+from pibg.sgf import write_sgf
 
 MIDWAY = (" 5 point match\n\n Game 1\n a : 2                              b : 1\n"
           "  1)                             31: 8/5 6/5\n"
@@ -46,9 +47,13 @@ def test_gnubg_reads_pibgs_rewrite_of_a_mid_way_match_as_the_original(tmp_path: 
         pytest.skip("GNU Backgammon not installed")
     orig = tmp_path / "orig.mat"
     orig.write_text(MIDWAY)
+    events = parse_mat(MIDWAY, "mid.mat", strict=False)
     mine = tmp_path / "mine.mat"
-    mine.write_text(dumps_mat(parse_mat(MIDWAY, "mid.mat", strict=False)))
-    theirs, ours = gnubg_import([(orig, "mat"), (mine, "mat")])
+    mine.write_text(dumps_mat(events))
+    write_sgf(events, tmp_path / "mine.sgf")
+    theirs, ours, sgf = gnubg_import([(orig, "mat"), (mine, "mat"), (tmp_path / "mine.sgf", "sgf")])
     for key in ("info", "game"):
-        assert ([dict(g)[key] for g in theirs["match"]["games"]]
-                == [dict(g)[key] for g in ours["match"]["games"]])
+        want = [dict(g)[key] for g in theirs["match"]["games"]]
+        assert want == [dict(g)[key] for g in ours["match"]["games"]]
+        if key == "info":
+            assert want == [dict(g)[key] for g in sgf["match"]["games"]]
