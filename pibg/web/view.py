@@ -123,8 +123,9 @@ class LiveView:
         with self._cond:
             self._overlay = overlay
             self._cache_jpeg = None
-            self._frame_v += 1
-            self._cond.notify_all()
+            if self._frame is not None:  # no frame yet (no camera): nothing to draw again
+                self._frame_v += 1
+                self._cond.notify_all()
 
     # --- the server's side ------------------------------------------------------------------
 

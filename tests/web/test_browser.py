@@ -278,3 +278,31 @@ def test_moves_and_the_log_write_a_roll_alike_and_run_oldest_first(
     assert f" {d1}-{d2}: " in moves[0] and f" {d1}{d2}: " not in moves[0]
     assert any(re.search(r"\b[1-6]-[1-6]\b", line) for line in said)  # the log's way
     assert not any(re.search(r"\b[1-6][1-6]: ", line) for line in moves)
+
+
+def test_at_1280_by_900_the_moves_show_above_the_fold_and_no_broken_camera_image(
+        browser: Any, serve: Serve, steps: list[Step]) -> None:
+    """A laptop's window: the Moves panel starts on the first screen and shows at least 15
+    lines; with no camera (the overlay set, no frame ever) the camera panel says so and
+    shows no broken image."""
+    from pibg.web.overlay import region_overlay
+
+    view = LiveView()
+    for step in steps[:60]:
+        view.update(step)
+    view.set_overlay(region_overlay(corners=((10, 10), (100, 10), (100, 100), (10, 100))))
+    web = serve(view)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    try:
+        pg.goto(web.url)
+        pg.wait_for_selector("#moves div:not(.game)", timeout=10_000)
+        _wait_version(pg, view.versions.state)
+        box = pg.locator("#moves").bounding_box()
+        line = pg.locator("#moves div:not(.game)").first.bounding_box()
+        assert box is not None and line is not None
+        assert box["y"] + 15 * line["height"] <= 900, (box, line)
+        assert box["height"] >= 15 * line["height"] - 1
+        assert pg.locator("#frame").is_hidden() and pg.locator("#noframe").is_visible()
+    finally:
+        context.close()

@@ -63,6 +63,7 @@
     if (v === frameShown) return;
     frameShown = v;
     const img = $("frame");
+    img.onerror = () => { img.hidden = true; $("noframe").hidden = false; };  // never broken
     img.src = "/frame.jpg?v=" + v;
     img.hidden = false;
     $("noframe").hidden = true;
