@@ -110,21 +110,27 @@ def dice_evidence(roll: Dice, reads: Sequence[DieRead]) -> float:
     return total + math.log(6) * min(len(reads), 2)  # relative to no evidence at all
 
 
-def _first_turns(known: Position, opening: bool) -> list[tuple[Dice, Position, Play]]:
+def _first_turns(known: Position, opening: bool, passes: bool = False
+                 ) -> list[tuple[Dice, Position, Play]]:
     """Every (throw, position before, play) of the turn after ``known``; at the opening,
-    either side may move first with any throw but a double."""
+    either side may move first with any throw but a double. ``passes``: only the throws
+    with no legal move (the mover was seen to lift the dice without moving)."""
     starts = [known.with_turn(c) for c in Color] if opening else [known]
     out: list[tuple[Dice, Position, Play]] = []
     for roll in ALL_THROWS:
         if opening and roll.is_double:
             continue
         for pos in starts:  # a throw with no legal move passes: the board stays
-            out.extend((roll, pos, p) for p in legal_plays(pos, roll) or [Play((), (), pos)])
+            plays = legal_plays(pos, roll)
+            if passes and plays:
+                continue
+            out.extend((roll, pos, p) for p in plays or [Play((), (), pos)])
     return out
 
 
 def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (),
                *, opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
+               first_passes: bool = False,
                config: DecodeConfig | None = None) -> list[Hypothesis]:
     """Every explanation of ``obs`` from ``known`` (the mover on roll) in 0 to ``turns``
     turns, best first; ``reads`` are the dice read for the first turn, ``reads2`` for the
@@ -135,7 +141,7 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
     if turns < 1:
         return out
     firsts: dict[tuple[Position, int, int], Hypothesis] = {}
-    for roll, _, play in _first_turns(known, opening):
+    for roll, _, play in _first_turns(known, opening, first_passes):
         after = play.result.swap_turn()
         score = (tables.score(after) + _PRIOR[(roll.high, roll.low)]
                  + dice_evidence(roll, reads) - cfg.unseen_turn)
@@ -201,6 +207,7 @@ def _path(h: Hypothesis) -> tuple[Position, ...]:
 
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
            opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
+           first_passes: bool = False,
            config: DecodeConfig | None = None) -> Decoded | None:
     """The dominant explanation of ``obs`` from ``known``, or None when none dominates (two
     different histories fit alike) or none fits the board at all."""
@@ -209,7 +216,7 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     tables = Tables(obs)
     for n in range(min(turns, 1), turns + 1):  # fewer turns first: a second costs 40 times more
         found = hypotheses(known, obs, reads, opening=opening, turns=n, reads2=reads2,
-                           config=cfg)
+                           first_passes=first_passes, config=cfg)
         if found and tables.score(found[0].board) >= raw:
             break
     else:

@@ -159,6 +159,11 @@ class RefereeState:
     last_points: tuple[int, ...] = ()
     #: the dice read for the turn of the side on roll (evidence when the turn is inferred)
     dice_reads: tuple[DieRead, ...] = ()
+    #: the dice read before them on the same board, not taken (a die read as cocked, or one
+    #: die not found): the throw of a turn that may have passed unseen
+    earlier_reads: tuple[DieRead, ...] = ()
+    #: the side on roll lifted dice read that way from the board it had not moved
+    lifted: bool = False
     #: a board no legal play explains, and whether the players went on from it (dice down)
     unexplained: tuple[object, ...] | None = None
     #: the other throws that make the board of the last turn inferred (undo offers them)
@@ -245,7 +250,8 @@ def _record(st: RefereeState, ev: Event, out: _Out) -> RefereeState:
     out.events.append(ev)
     st = replace(st, match=match, events=(*st.events, ev))
     if isinstance(ev, (Moved, SetUp)):
-        return replace(st, dice_reads=(), unexplained=None, alternatives=())
+        return replace(st, dice_reads=(), earlier_reads=(), lifted=False, unexplained=None,
+                       alternatives=())
     return st
 
 
@@ -451,6 +457,8 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     if st.mode is not Mode.TO_ROLL:
         return st
     if obs.dice:
+        if st.glimpsed and st.dice_reads and obs.dice != st.dice_reads:
+            st = replace(st, earlier_reads=st.dice_reads)
         st = replace(st, dice_reads=obs.dice)
     roll = _flat_roll(obs)
     if roll == "cocked":
@@ -462,6 +470,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
             passed = _passed_glimpsed(st, obs, out)
             if passed is not None:
                 return passed
+            st = replace(st, lifted=True)  # thrown again, or passed: the next board says
         return replace(st, message=(f"{_name(st, player)} to roll",),
                        glimpsed=_glimpse(obs) or st.glimpsed)
     return _take_roll(st, roll, obs, out)
@@ -909,13 +918,26 @@ def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Posi
     the opponent moved too before the board was seen (the sure throw first), or when the
     mover's throw was never seen and passed, the sure throw being the opponent's (a player
     on the bar before a closed board)."""
-    d = decode(known, obs, st.dice_reads, opening=st.opening)
-    if d is not None and len(d.turns) == 2 and _same_throw(d.turns[0].roll, sure):
-        return _adopt(st, d, obs, out)
-    d = decode(known, obs, (), reads2=st.dice_reads, opening=st.opening)
-    if (d is not None and len(d.turns) == 2 and not d.turns[0].play.moves
-            and _same_throw(d.turns[1].roll, sure)):
-        return _adopt(st, d, obs, out, reads_turn=1)
+    def moved_first() -> RefereeState | None:
+        d = decode(known, obs, st.dice_reads, opening=st.opening)
+        if d is not None and len(d.turns) == 2 and _same_throw(d.turns[0].roll, sure):
+            return _adopt(st, d, obs, out)
+        return None
+
+    def passed_first() -> RefereeState | None:
+        d = decode(known, obs, st.earlier_reads, reads2=st.dice_reads, opening=st.opening,
+                   first_passes=st.lifted)
+        if (d is not None and len(d.turns) == 2 and not d.turns[0].play.moves
+                and _same_throw(d.turns[1].roll, sure)):
+            return _adopt(st, d, obs, out, reads_turn=1)
+        return None
+
+    # the side on roll was seen to lift dice without moving: a pass is the likelier story
+    order = (passed_first, moved_first) if st.lifted else (moved_first, passed_first)
+    for attempt in order:
+        found = attempt()
+        if found is not None:
+            return found
     return None
 
 
