@@ -444,7 +444,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         st = _cube_seen(st, obs, out)
         if st.mode is not Mode.TO_ROLL:
             return st
-        settled = _settle(st, obs, out)
+        settled = _settle(st, obs, out) or _won_unseen(st, obs, out)
         if settled is not None:
             return settled
         asked = _played_glimpsed(st, obs, out)
@@ -689,6 +689,9 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
                 st = replace(st, dice=earlier, read_before=())
                 return _apply_verdict(st, g.position, first, out)
         assert st.dice is not None
+        won = _won_unseen(st, obs, out)
+        if won is not None:
+            return won
         # the turn before the opponent's, the opponent's not seen (frames lost); or, with the
         # dice read unsurely, a misread die: the boards the legal turns lead to decide
         unsure = st.roll_confidence < st.config.judge.sure_roll
@@ -941,6 +944,33 @@ def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Posi
     return None
 
 
+def _won_unseen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState | None:
+    """The starting position is set up again while the side on roll could bear off its last
+    checkers: the game's last play was not seen (the board was cleared for the next game
+    before the camera saw it). The winning play is recorded, marked, and the game ends."""
+    g = st.match.game
+    if g is None or g.phase not in (Phase.ROLL, Phase.MOVE) or st.opening:
+        return None
+    if not any(_matches(st, obs, Position.start(c)) for c in Color):
+        return None
+    throws = [st.dice] if st.dice is not None and g.phase is Phase.MOVE else list(ALL_THROWS)
+    wins = [(r, p) for r in throws for p in legal_plays(g.position, r)
+            if p.result.winner() is not None]
+    if not wins:
+        return None
+    from pibg.decoder import Turn
+
+    ranked = sorted(wins, key=lambda w: (w[0].is_double, -len(w[1].moves)))
+    roll, play = ranked[0]
+    others = tuple((r,) for r, _ in ranked[1:] if not _same_throw(r, roll))
+    d = Decoded((Turn(roll, play),), play.result.swap_turn(), 0.0,
+                dice_sure=st.dice is not None and g.phase is Phase.MOVE, others=others)
+    out.say.append("the board is set up for the next game: the last play was not seen")
+    st = _adopt(st, d, obs, out, note="the game's last play, not seen: the board was set up "
+                "for the next game")
+    return _on_stable(st, obs, out) if st.mode is Mode.GAME_OVER else st
+
+
 def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: RefereeState,
                  opening: bool) -> Decoded | None:
     """A clear legal play of ``roll`` (the dice still on the board) from ``known``."""
@@ -957,7 +987,7 @@ def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: Referee
 
 
 def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
-           still_down: bool = False, reads_turn: int = 0) -> RefereeState:
+           still_down: bool = False, reads_turn: int = 0, note: str = "") -> RefereeState:
     """Record the turns of an explanation, then read ``obs`` again from where they lead
     (the next throw may lie on it) unless its dice are the last turn's, still down."""
     reads = st.dice_reads
@@ -989,6 +1019,8 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
                 why.append(f"the board fits {' or '.join(alts)} too")
         if i != reads_turn:
             why.append("turn not seen: inferred from the board after it")
+        if note:
+            why.append(note)
         flag = "; ".join(why)
         text = str(play)
         st = _record(st, Moved(player=mover.label, dice=dice, play=text,

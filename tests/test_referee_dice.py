@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from pibg.events import IllegalFlagged, MatchSettings, Moved, OpeningRoll, Reread, Rolled
+from pibg.events import (
+    GameEnded,
+    GameStarted,
+    IllegalFlagged,
+    MatchSettings,
+    Moved,
+    OpeningRoll,
+    Reread,
+    Rolled,
+)
 from pibg.match import replay
 from pibg.observation import BoardObservation, DieRead, RegionRead
 from pibg.position import Color, Position
@@ -426,3 +435,23 @@ def test_a_wrong_reread_is_undone_by_the_board():
     assert any("first read" in line for line in say)
     stats = dice_stats(st.events)
     assert stats.rolls == 1 and stats.faces[5] == 1 and stats.faces[4] == 0  # 6-3 counted
+
+
+def test_the_games_last_play_unseen_before_the_board_is_set_up_again():
+    """Black throws 3-1 with its last checker on its 1-point; the camera next sees the
+    starting position (the board was cleared and set up for the next game before a frame of
+    the bear-off): the bear-off is recorded, marked, Black wins, and the next game begins."""
+    st, _black = _after_opening()  # Black to roll
+    signed = [0] * 24
+    signed[23] = -1  # Black's last checker on its 1-point
+    signed[5], signed[12] = 8, 7  # White: 15 on the board
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, off=(0, 14)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, off=(0, 14), dice=_dice(3, 1)))
+    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)] == [("black", (3, 1))]
+    st, evs, say = _feed(st, 12, BoardObservation.exact(START.signed()))
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.player == "black" and "not seen" in mv.flag
+    assert any(isinstance(e, GameEnded) and e.winner == "black" for e in evs)
+    assert any(isinstance(e, GameStarted) for e in evs)
+    assert any("set up for the next game" in line for line in say)
