@@ -467,7 +467,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
                        glimpsed=_glimpse(obs))
     if not isinstance(roll, Dice):  # no dice yet, or one die seen and the other not found
         if not obs.dice and st.glimpsed:
-            passed = _passed_glimpsed(st, obs, out)
+            passed = _passed_glimpsed(replace(st, lifted=True), out)
             if passed is not None:
                 return passed
             st = replace(st, lifted=True)  # thrown again, or passed: the next board says
@@ -538,28 +538,15 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                    message=_offer_message(roll, play, offers))
 
 
-def _passed_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
-                     ) -> RefereeState | None:
-    """Dice seen but not read right were lifted from an unchanged board: a player with a
-    legal move must move, so the throw was one of those the dice may have been that has no
-    legal move (the player is on the bar against a closed board): the turn passed. Recorded
-    with the likeliest such throw, marked (undo offers the others). After a die read as
-    cocked the dice are thrown again, not passed: then only when every throw it may have
-    been is blocked, and asked."""
+def _passed_glimpsed(st: RefereeState, out: _Out) -> RefereeState | None:
+    """Dice seen but not read right were lifted from an unchanged board, and none of the
+    throws they may have been has a legal move (the player is on the bar against a closed
+    board): the turn passed. Ask with which throw, offering each in turn. (When only some of
+    them are blocked, the dice may also have been thrown again, a die on the bar or leaning
+    unseen: the next boards settle it, see :func:`_settle_sure`.)"""
     g = st.match.game
     assert g is not None
-    if g.phase is not Phase.ROLL:
-        return None
-    blocked = [r for r in st.glimpsed if not legal_plays(g.position, r)]
-    if blocked and all(d.flat for d in st.dice_reads):
-        from pibg.decoder import Turn
-
-        stay = Play((), (), g.position)
-        ranked = sorted(blocked, key=lambda r: r.is_double)  # non-doubles twice as likely
-        d = Decoded((Turn(ranked[0], stay),), g.position.swap_turn(), 0.0,
-                    dice_sure=len(ranked) == 1, others=tuple((r,) for r in ranked[1:]))
-        return _adopt(st, d, obs, out)
-    if not blocked or len(blocked) < len(st.glimpsed):
+    if g.phase is not Phase.ROLL or any(legal_plays(g.position, r) for r in st.glimpsed):
         return None
     stay = Play((), (), g.position)  # a play of no moves: the pass
     throws = sorted(st.glimpsed, key=lambda r: r.is_double)

@@ -319,11 +319,11 @@ def test_throws_that_make_the_same_board_record_the_likeliest_and_name_the_other
     assert st.mode is Mode.GAME_OVER
 
 
-def test_a_pass_with_a_die_not_found_is_recorded_and_undo_offers_the_other_throws():
+def test_a_pass_with_a_die_not_found_is_asked_about():
     """Black is on the bar against White's closed board: every throw passes. One die was seen
     (a 5) and the other not found; when the dice are lifted from the unchanged board the
-    turn has passed: recorded with the likeliest throw, marked (instead of taking White's
-    next throw for Black's), and undo records it with the next throw instead."""
+    referee asks which throw passed (instead of taking White's next throw for Black's), and
+    undo offers the next one."""
     st, _black = _after_opening()  # Black to roll
     signed = [2, 2, 2, 3, 3, 3] + [0] * 18  # White's home board closed (15 checkers)
     signed[18:22] = [-4, -4, -4, -2]  # Black: 14 here, one on the bar
@@ -333,17 +333,17 @@ def test_a_pass_with_a_die_not_found_is_recorded_and_undo_offers_the_other_throw
     st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1),
                                                       dice=(DieRead(5, 700, 480, True),)))
     assert not evs and st.mode is Mode.TO_ROLL
-    st, evs, say = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))  # dice lifted
-    assert evs[0] == Rolled("black", (5, 1))
-    mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.player == "black" and mv.play == "" and not mv.dice_seen and "5-2" in mv.flag
-    assert any("no legal move, the turn passes" in line for line in say)
-    assert st.mode is Mode.TO_ROLL and st.match.game is not None
-    assert st.match.game.turn is Color.WHITE
-    res = step(st, Press(14, "undo"))
+    st, _, say = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))  # dice lifted
+    assert st.mode is Mode.ASK and st.message[:2] == ("played 5-1?", "no move")
+    assert any("could not move with 5-1" in line for line in say)
+    st = step(st, Press(14, "undo")).state
+    assert st.message[0] == "played 5-2?"
+    res = step(st, Press(15, "confirm"))
+    assert res.events[0] == Rolled("black", (5, 2))
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.dice == (5, 2) and mv.play == ""
-    assert res.state.match.game is not None and res.state.match.game.turn is Color.WHITE
+    assert mv.player == "black" and mv.play == "" and mv.dice == (5, 2)
+    assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
+    assert res.state.match.game.turn is Color.WHITE
 
 
 def test_a_pass_with_dice_read_that_could_move_offers_the_throws_that_cannot():
