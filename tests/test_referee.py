@@ -96,14 +96,19 @@ def _hold(st, t, pos: Position, **kw):
         res[-1].effects
 
 
-def test_illegal_then_condoned_with_confirm():
-    st, t = _turn_state((3, 1))
-    # 13/12 alone: no roll plays just one pip from the start (a legal play of another roll
-    # would be offered as a misread roll instead: tests/test_referee_dice.py)
+def _one_pip() -> Position:
+    """The start with one White checker 13/12: no roll plays just one pip from the start (a
+    legal play of another roll would be taken as a misread roll instead:
+    tests/test_referee_dice.py)."""
     signed = list(Position.start().signed())
     signed[12] -= 1
     signed[11] += 1
-    bad = Position.from_signed(tuple(signed), (0, 0))
+    return Position.from_signed(tuple(signed), (0, 0))
+
+
+def test_illegal_then_condoned_with_confirm():
+    st, t = _turn_state((3, 1))
+    bad = _one_pip()
     st, evs, _say, fx = _hold(st, t, bad)
     assert st.mode is Mode.ILLEGAL
     flag = next(e for e in evs if isinstance(e, IllegalFlagged))
@@ -121,10 +126,7 @@ def test_an_illegal_play_stands_once_the_opponent_rolls_on_it():
     rules the play stands. It is recorded as an illegal play, marked, and Black's throw is
     taken; the game goes on (nothing waits for a button)."""
     st, t = _turn_state((3, 1))
-    signed = list(Position.start().signed())
-    signed[12] -= 1
-    signed[11] += 1
-    bad = Position.from_signed(tuple(signed), (0, 0))
+    bad = _one_pip()
     st, evs, _say, _fx = _hold(st, t, bad)
     assert st.mode is Mode.ILLEGAL
     st, evs, say, _fx = _hold(st, t + 3, bad, dice=(5, 2))

@@ -27,6 +27,17 @@ def add_out(parser: argparse.ArgumentParser, help: str, *, default: Any = None,
                             help=argparse.SUPPRESS)
 
 
+def add_match_kind(parser: argparse.ArgumentParser) -> None:
+    """Add ``--match-length N`` or ``--money`` (one of them), as replay and web-replay take
+    them."""
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--match-length", type=int, default=None, metavar="N",
+                        help="a match to N points (needed unless the source implies it, as "
+                        "'sim' and 'sim:FILE.mat' do)")
+    length.add_argument("--money", action="store_true",
+                        help="money play (games scored one by one) rather than a match")
+
+
 def need_out(args: argparse.Namespace, what: str) -> Path:
     """``args.out``, which this command cannot do without (argparse cannot require an option
     that has hidden aliases).

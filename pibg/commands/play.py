@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pibg.commands import add_out
+from pibg.commands import add_match_kind, add_out
 from pibg.events import MatchSettings
 from pibg.exc import JournalError, PibgError
 
@@ -36,12 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL), quoted in a shell")
     add_out(r, "folder for match.jsonl, match.mat and match.sgf (default: replay-out)",
             default=Path("replay-out"))
-    length = r.add_mutually_exclusive_group()
-    length.add_argument("--match-length", type=int, default=None, metavar="N",
-                        help="a match to N points (needed unless the source implies it, "
-                        "as 'sim' and 'sim:FILE.mat' do)")
-    length.add_argument("--money", action="store_true",
-                        help="money play (games scored one by one) rather than a match")
+    add_match_kind(r)
     r.add_argument("--white", default="White", help="White's name in the records (default White)")
     r.add_argument("--black", default="Black", help="Black's name in the records (default Black)")
     r.add_argument("--stable", type=float, default=1.0,

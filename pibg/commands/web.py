@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from pibg.commands import add_out
+from pibg.commands import add_match_kind, add_out
 from pibg.events import MatchSettings
 from pibg.exc import PibgError
 
@@ -39,12 +39,7 @@ def register(sub: Any) -> None:
                    help="seconds each settled frame is shown (default 1.0)")
     w.add_argument("--no-camera", action="store_true",
                    help="sim only: feed perfect readings, no rendered frames (fast, camera-free)")
-    length = w.add_mutually_exclusive_group()
-    length.add_argument("--match-length", type=int, default=None, metavar="N",
-                        help="a match to N points (needed unless the source implies it, as "
-                        "'sim' and 'sim:FILE.mat' do)")
-    length.add_argument("--money", action="store_true",
-                        help="money play (games scored one by one) rather than a match")
+    add_match_kind(w)
     w.add_argument("--corners", default=None, help="board corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
     w.add_argument("--exit", action="store_true", help="stop when the source ends")
     w.set_defaults(handler=run_web_replay)
