@@ -92,6 +92,8 @@ class Decoded:
     score: float
     dice_sure: bool
     others: tuple[tuple[Dice, ...], ...] = ()
+    #: False when another history reaching the same board fits about as well (``same_end``)
+    path_sure: bool = True
 
 
 def dice_evidence(roll: Dice, reads: Sequence[DieRead]) -> float:
@@ -207,7 +209,7 @@ def _path(h: Hypothesis) -> tuple[Position, ...]:
 
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
            opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
-           first_passes: bool = False,
+           first_passes: bool = False, same_end: bool = False,
            config: DecodeConfig | None = None) -> Decoded | None:
     """The dominant explanation of ``obs`` from ``known``, or None when none dominates (two
     different histories fit alike) or none fits the board at all."""
@@ -226,8 +228,13 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
         return None  # a checker off a legal position explains it best: not settled here
     path = _path(best)
     close = [h for h in found[1:] if h.score > best.score - cfg.margin]  # best first
-    if any(not h.legal or _path(h) != path for h in close):
+    if any(not h.legal or h.board != best.board or len(h.turns) != len(best.turns)
+           for h in close):
         return None  # another board, or a slip, fits about as well
-    same = close
+    paths = [h for h in close if _path(h) != path]
+    if paths and not same_end:
+        return None  # the same board by another history: only when asked for (same_end)
+    same = [h for h in close if _path(h) == path]
     others = tuple(tuple(t.roll for t in h.turns) for h in same)
-    return Decoded(best.turns, best.board, best.score, dice_sure=not same, others=others)
+    return Decoded(best.turns, best.board, best.score, dice_sure=not same, others=others,
+                   path_sure=not paths)

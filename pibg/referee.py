@@ -922,9 +922,25 @@ def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Posi
             return _adopt(st, d, obs, out, reads_turn=1)
         return None
 
+    def either() -> RefereeState | None:
+        # two histories reach the board alike (a checker entered and hit at once, or a
+        # pass): the board after them is sure, the record of the first is marked. The sure
+        # dice are the first turn's or the second's, whichever story fits better
+        mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True)
+        theirs = decode(known, obs, st.earlier_reads, reads2=st.dice_reads,
+                        opening=st.opening, first_passes=st.lifted, same_end=True)
+        found = [(d.score, 0, d) for d in (mine,) if d is not None and len(d.turns) == 2
+                 and _same_throw(d.turns[0].roll, sure)]
+        found += [(d.score, 1, d) for d in (theirs,) if d is not None and len(d.turns) == 2
+                  and _same_throw(d.turns[1].roll, sure)]
+        if not found:
+            return None
+        _, turn, d = max(found, key=lambda f: f[0])
+        return _adopt(st, d, obs, out, reads_turn=turn)
+
     # the side on roll was seen to lift dice without moving: a pass is the likelier story
     order = (passed_first, moved_first) if st.lifted else (moved_first, passed_first)
-    for attempt in order:
+    for attempt in (*order, either):
         found = attempt()
         if found is not None:
             return found
@@ -1008,6 +1024,8 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
             why.append("turn not seen: inferred from the board after it")
         if note:
             why.append(note)
+        if not d.path_sure and i == 0:
+            why.append("another history reaches the same board as well")
         flag = "; ".join(why)
         text = str(play)
         st = _record(st, Moved(player=mover.label, dice=dice, play=text,
@@ -1054,7 +1072,8 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
             return _opening(replace(st, mode=Mode.OPENING, verdict=None, opening=False,
                                     dice=None), obs, out)
         return _reread(replace(st, mode=Mode.MOVING, verdict=None), roll, obs, out)
-    settled = _settle(st, obs, out)
+    sure = st.roll_confidence >= st.config.judge.sure_roll and not st.opening
+    settled = _settle(st, obs, out, then_first=st.dice if sure else None)
     if settled is not None:
         return settled
     st = _settle_pending(st, out)
