@@ -609,8 +609,9 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
         # dice on a board the player on turn has not moved (a knock, a misreading): the
         # throw stands. On a board that is a play from the known position, they are the
         # opponent's dice after a move that was not seen: not this player's.
-        if isinstance(roll, Dice) and _slipped_play(st, obs) is not None:
-            return _stands(st, obs, out)
+        slipped = _slipped_play(st, obs) if isinstance(roll, Dice) else None
+        if slipped is not None:
+            return _stands(st, obs, out, slipped)
         if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge) is None:
             st = _take_roll(st, roll, obs, out)
             return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
@@ -908,43 +909,30 @@ def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Posi
     the opponent moved too before the board was seen (the sure throw first), or when the
     mover's throw was never seen and passed, the sure throw being the opponent's (a player
     on the bar before a closed board)."""
-    def moved_first() -> RefereeState | None:
-        d = decode(known, obs, st.dice_reads, opening=st.opening)
-        if d is not None and len(d.turns) == 2 and _same_throw(d.turns[0].roll, sure):
-            return _adopt(st, d, obs, out)
+    # Two stories, each searched once: the sure throw the first turn's, or the second's (the
+    # first a pass nobody saw). Either may reach the board by two histories alike (a checker
+    # entered and hit at once, against a pass): the board after them is sure, the first
+    # turn's record marked; a story with one history is taken before such a one.
+    mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True)
+    theirs = decode(known, obs, st.earlier_reads, reads2=st.dice_reads, opening=st.opening,
+                    first_passes=st.lifted, same_end=True)
+    moved = (mine if mine is not None and len(mine.turns) == 2
+             and _same_throw(mine.turns[0].roll, sure) else None)
+    passed = (theirs if theirs is not None and len(theirs.turns) == 2
+              and _same_throw(theirs.turns[1].roll, sure) else None)
+    plain = [(moved if moved is not None and moved.path_sure else None, 0),
+             (passed if passed is not None and passed.path_sure
+              and not passed.turns[0].play.moves else None, 1)]
+    if st.lifted:  # the side on roll was seen to lift dice without moving: a pass, likelier
+        plain.reverse()
+    for d, turn in plain:
+        if d is not None:
+            return _adopt(st, d, obs, out, reads_turn=turn)
+    found = [(d.score, turn, d) for d, turn in ((moved, 0), (passed, 1)) if d is not None]
+    if not found:
         return None
-
-    def passed_first() -> RefereeState | None:
-        d = decode(known, obs, st.earlier_reads, reads2=st.dice_reads, opening=st.opening,
-                   first_passes=st.lifted)
-        if (d is not None and len(d.turns) == 2 and not d.turns[0].play.moves
-                and _same_throw(d.turns[1].roll, sure)):
-            return _adopt(st, d, obs, out, reads_turn=1)
-        return None
-
-    def either() -> RefereeState | None:
-        # two histories reach the board alike (a checker entered and hit at once, or a
-        # pass): the board after them is sure, the record of the first is marked. The sure
-        # dice are the first turn's or the second's, whichever story fits better
-        mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True)
-        theirs = decode(known, obs, st.earlier_reads, reads2=st.dice_reads,
-                        opening=st.opening, first_passes=st.lifted, same_end=True)
-        found = [(d.score, 0, d) for d in (mine,) if d is not None and len(d.turns) == 2
-                 and _same_throw(d.turns[0].roll, sure)]
-        found += [(d.score, 1, d) for d in (theirs,) if d is not None and len(d.turns) == 2
-                  and _same_throw(d.turns[1].roll, sure)]
-        if not found:
-            return None
-        _, turn, d = max(found, key=lambda f: f[0])
-        return _adopt(st, d, obs, out, reads_turn=turn)
-
-    # the side on roll was seen to lift dice without moving: a pass is the likelier story
-    order = (passed_first, moved_first) if st.lifted else (moved_first, passed_first)
-    for attempt in (*order, either):
-        found = attempt()
-        if found is not None:
-            return found
-    return None
+    _, turn, d = max(found, key=lambda f: f[0])
+    return _adopt(st, d, obs, out, reads_turn=turn)
 
 
 def _won_unseen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState | None:
@@ -1116,13 +1104,13 @@ def _slipped_play(st: RefereeState, obs: BoardObservation) -> Hypothesis | None:
     return best if best is not None and not best.legal and best.turns else None
 
 
-def _stands(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+def _stands(st: RefereeState, obs: BoardObservation, out: _Out, h: Hypothesis
+            ) -> RefereeState:
     """A play made with dice nobody saw, one checker off a legal play, and the opponent has
     thrown on it: by the rules it stands. Recorded as played (an illegal play, marked), with
     the throw of the legal play it is nearest; the opponent's throw is taken."""
     g = st.match.game
-    h = _slipped_play(st, obs)
-    assert g is not None and h is not None
+    assert g is not None
     seen = h.board.swap_turn()  # the board as played, the mover still on roll
     turn = h.turns[0]
     mover = g.turn
