@@ -327,6 +327,7 @@ def test_the_cube_and_checkers_on_the_bar_are_no_die(sim_vision: Vision) -> None
     # or owned) and the checkers on the bar are not taken for it.
     pts = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 0, 2]
     size = sim_vision.layout.die_px
+    stage = sim_vision._dice_stage
     for owner in ("center", "white", "black"):
         scene = SimScene(pts, bar=(1, 1), cube_value=2 if owner != "center" else 1,
                          cube_owner=owner, seed=11)
@@ -334,8 +335,8 @@ def test_the_cube_and_checkers_on_the_bar_are_no_die(sim_vision: Vision) -> None
         canon = sim_vision.canonical(frame)
         places = sim_vision.layout.cube_places()
         for cube_at in (places[owner], None):
-            mask = sim_vision._bar_mask(np.array([1, 1]), cube_at)
-            assert sim_vision._bar_dice(canon, size, mask, sim_vision._frame_crop(frame)) == []
+            mask = stage.bar_mask(np.array([1, 1]), cube_at)
+            assert stage.bar_dice(canon, size, mask, stage.frame_crop(frame)) == []
 
 
 def test_a_leaning_die_is_drawn_with_the_face_turned_to_what_it_leans_on() -> None:

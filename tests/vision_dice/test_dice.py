@@ -297,8 +297,9 @@ def test_vision_reads_real_sized_dice_from_the_camera_frame() -> None:
     """Dice of a real set (0.42 of a checker, smaller than pibg.sim's) pasted into a
     camera frame are found and read by the pipeline."""
     from pibg.sim import SimScene, render, sim_corners
+    from pibg.vision.dice_stage import DIE_SMALL
     from pibg.vision.geometry import START_POINTS, to_image
-    from pibg.vision.pipeline import DIE_SMALL, Vision
+    from pibg.vision.pipeline import Vision
 
     vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
     frame = render(SimScene(START_POINTS, seed=4))
