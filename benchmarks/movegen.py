@@ -43,7 +43,7 @@ def load_positions(limit: int) -> tuple[list[str], str]:
             for ev in read_mat(mat):
                 if isinstance(ev, Moved) and ev.play:
                     # the position after each play, the opponent to move next
-                    pos = Position.from_id(ev.position_id).swap_turn()
+                    pos = ev.result.swap_turn()
                     seen[Position.from_boards(pos.mover, pos.opponent).position_id()] = None
         source = (f"shared/golden: {n_movegen} positions of movegen.jsonl + "
                   f"{len(seen) - n_movegen} more from the 60 self-play matches")

@@ -35,6 +35,7 @@ from pibg.events import Event, Moved
 from pibg.match import agreeing, effective_events
 from pibg.match import replay as replay_match
 from pibg.observation import BoardObservation, RegionRead
+from pibg.position import Color, Position
 from pibg.referee import Frame, Mode, Press, RefereeState, Tick, new_match, step
 from pibg.script import ButtonPress, observe_exact, table_script
 from pibg.selfplay import random_match
@@ -115,8 +116,8 @@ def _thrown(obs: BoardObservation, dice: object, landed: dict[object, tuple[floa
                                    for i, d in enumerate(obs.dice)))
 
 
-def _plays(events: Sequence[Event]) -> list[tuple[str, str]]:
-    return [(e.player, e.position_id) for e in effective_events(events) if isinstance(e, Moved)]
+def _plays(events: Sequence[Event]) -> list[tuple[Color, Position]]:
+    return [(e.player, e.result) for e in effective_events(events) if isinstance(e, Moved)]
 
 
 def run_match(seed: int, kind: str, rate: float, persistent: bool = False) -> Run:

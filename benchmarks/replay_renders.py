@@ -53,9 +53,9 @@ def main() -> None:
 
         res = replay(source, Path(tmp), MatchSettings(length=9), printer=said.append,
                      respond=respond if args.answer else None)
-        got = [(e.player, e.position_id) for e in effective_events(res.state.events)
+        got = [(e.player, e.result) for e in effective_events(res.state.events)
                if isinstance(e, Moved)]
-    want = [(e.player, e.position_id)
+    want = [(e.player, e.result)
             for e in effective_events(read_mat(SHARED / "golden" / "matches" / "m023_9pt.mat"))
             if isinstance(e, Moved)]
     right = agreeing(got, want)

@@ -20,10 +20,10 @@ from typing import Any
 
 from pibg.app import open_replay_source, replay
 from pibg.events import IllegalFlagged, Moved
-from pibg.match import agreeing, color_of, effective_events
+from pibg.match import agreeing, effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
-from pibg.position import Color, Position
+from pibg.position import Color
 from pibg.referee import RefereeState
 from pibg.script import ButtonPress, Mishaps, Scene, attentive, table_script
 
@@ -34,7 +34,7 @@ def one(args: tuple[str, int, str, int, bool]) -> dict[str, object]:
     path, seed, style, views, answer = args
     t0 = time.perf_counter()
     source_events = read_mat(path)
-    want = [(e.player, e.position_id) for e in effective_events(source_events)
+    want = [(e.player, e.result) for e in effective_events(source_events)
             if isinstance(e, Moved)]
     mishaps = Mishaps(illegal=0.05, hand=0.1, bump=0.03, cocked=0.03, seed=seed)
     planted = {(a.points, a.bar) for a in table_script(source_events, mishaps)
@@ -52,14 +52,14 @@ def one(args: tuple[str, int, str, int, bool]) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         res = replay(src, Path(tmp), settings, corners=corners,
                      respond=players if answer else None)
-        got = [(e.player, e.position_id) for e in effective_events(res.state.events)
+        got = [(e.player, e.result) for e in effective_events(res.state.events)
                if isinstance(e, Moved)]
     agree = agreeing(got, want)
     same = got == want and res.state.match.score == replay_match(source_events).score
     flags = set()
     for e in res.state.events:
-        if isinstance(e, IllegalFlagged) and e.seen_position_id:
-            pos = Position.from_id(e.seen_position_id, color_of(e.player))
+        if isinstance(e, IllegalFlagged) and e.seen is not None:
+            pos = e.seen
             flags.add((pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))))
     return {"name": Path(path).name, "plays": len(want), "agree": agree, "frames": res.frames,
             "same": same, "planted": len(planted), "caught": len(planted & flags),

@@ -1,17 +1,25 @@
 """Match events: what happened at the table, in the order it happened.
 
-Pure values. Folding events with :func:`pibg.match.apply` gives the :class:`~pibg.match.MatchState`;
-the journal stores exactly these events, one JSON object a line (``to_json``/``from_json``),
-so a journal replays into the same state. Colours are ``"white"``/``"black"``; White is the
-lighter colour and, in records, player 0 of a ``.mat`` file.
+Pure, immutable values with typed fields: a player is a :class:`~pibg.position.Color`, a
+throw a :class:`~pibg.moves.Dice` (in the order the dice were read), a board a
+:class:`~pibg.position.Position`. Folding events with :func:`pibg.match.apply` gives the
+:class:`~pibg.match.MatchState`. The journal stores exactly these events, one JSON object a
+line; that text form (colours as ``"white"``/``"black"``, positions as gnubg Position IDs) is
+read and written in :mod:`pibg.journal` alone, so a journal replays into the same state. White
+is the lighter colour and, in records, player 0 of a ``.mat`` file.
+
+>>> from pibg.moves import Dice
+>>> Rolled(Color.BLACK, Dice(6, 5)).dice.high
+6
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
-from pibg.exc import JournalError
+from pibg.moves import Dice
+from pibg.position import Color, Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +50,14 @@ class MatchSettings:
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """What every event is; ``kind`` names it (in messages, and in the journal)."""
+
     kind: ClassVar[str] = ""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = asdict(value) if isinstance(value, MatchSettings) else (
-                list(value) if isinstance(value, tuple) else value)
-        return out
+
+def _turned(position: Position, player: Color) -> Position:
+    """``position`` with ``player`` on roll (a board after a play: the mover still on roll)."""
+    return position if position.turn is player else position.with_turn(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +66,22 @@ class MatchStarted(Event):
     match recorded from the middle (an imported transcription that starts mid-way)."""
 
     kind: ClassVar[str] = "match_start"
-    settings: MatchSettings = field(default_factory=MatchSettings)
+    settings: MatchSettings = MatchSettings()
     score: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class GameStarted(Event):
-    """A new game is set up (the starting position, or ``position_id`` for a set-up position,
-    White on roll unless ``turn`` says otherwise)."""
+    """A new game is set up: the starting position, or a set-up ``position`` (its side on
+    roll until the opening roll decides)."""
 
     kind: ClassVar[str] = "game_start"
-    position_id: str = ""
-    turn: str = "white"
+    position: Position = Position.start()
+
+    @property
+    def set_up(self) -> bool:
+        """Whether the game starts from anything but the starting position, White on roll."""
+        return self.position != Position.start()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,15 +89,15 @@ class OpeningRoll(Event):
     """One die each; a tie is recorded too (re-roll; an automatic double when on)."""
 
     kind: ClassVar[str] = "opening_roll"
-    white: int = 0
-    black: int = 0
+    white: int
+    black: int
 
 
 @dataclass(frozen=True, slots=True)
 class Rolled(Event):
     kind: ClassVar[str] = "roll"
-    player: str = "white"
-    dice: tuple[int, int] = (0, 0)
+    player: Color
+    dice: Dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,69 +106,78 @@ class Reread(Event):
     (a misread die set right; the roll replaces the one recorded)."""
 
     kind: ClassVar[str] = "reread"
-    player: str = "white"
-    dice: tuple[int, int] = (0, 0)
+    player: Color
+    dice: Dice
 
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
-    """A judged play: notation from the mover's side and the resulting Position ID (mover
-    still on roll). ``illegal`` marks a condoned illegal play (kept as played).
-    ``dice_seen`` is false where the camera never read the roll and ``dice`` were inferred
-    from the boards before and after; ``flag`` says why a turn was committed in doubt (empty
-    for a turn seen plainly): the record keeps it for review."""
+    """A judged play: ``play`` in gnubg notation from the mover's side, as written (by the
+    referee, or by the record it was read from), and ``result``, the board after it with the
+    mover still on roll (its turn is set to ``player``). ``illegal`` marks a condoned illegal
+    play (kept as played). ``dice_seen`` is false where the camera never read the roll and
+    ``dice`` were inferred from the boards before and after; ``flag`` says why a turn was
+    committed in doubt (empty for a turn seen plainly): the record keeps it for review."""
 
     kind: ClassVar[str] = "play"
-    player: str = "white"
-    dice: tuple[int, int] = (0, 0)
-    play: str = ""
-    position_id: str = ""
+    player: Color
+    dice: Dice
+    play: str
+    result: Position
     illegal: bool = False
     dice_seen: bool = True
     flag: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "result", _turned(self.result, self.player))
 
 
 @dataclass(frozen=True, slots=True)
 class Doubled(Event):
     kind: ClassVar[str] = "double"
-    player: str = "white"
+    player: Color
 
 
 @dataclass(frozen=True, slots=True)
 class Took(Event):
     kind: ClassVar[str] = "take"
-    player: str = "white"
+    player: Color
 
 
 @dataclass(frozen=True, slots=True)
 class Dropped(Event):
     kind: ClassVar[str] = "drop"
-    player: str = "white"
+    player: Color
 
 
 @dataclass(frozen=True, slots=True)
 class Beavered(Event):
     kind: ClassVar[str] = "beaver"
-    player: str = "white"
+    player: Color
 
 
 @dataclass(frozen=True, slots=True)
 class Resigned(Event):
-    """``player`` resigns and gives ``points`` times the cube (1, 2 or 3)."""
+    """``player`` resigns and gives ``multiplier`` times the cube (1, 2 or 3)."""
 
     kind: ClassVar[str] = "resign"
-    player: str = "white"
+    player: Color
     multiplier: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class IllegalFlagged(Event):
-    """The camera saw a position no legal play explains (for the record; no state change)."""
+    """The camera saw a position no legal play explains (for the record; no state change):
+    ``seen``, the board with the mover still on roll, or ``None`` where none was read."""
 
     kind: ClassVar[str] = "illegal"
-    player: str = "white"
-    seen_position_id: str = ""
+    player: Color
+    seen: Position | None = None
     reasons: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.seen is not None:
+            object.__setattr__(self, "seen", _turned(self.seen, self.player))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,16 +185,15 @@ class Corrected(Event):
     """An illegal play was put right at the table (no state change)."""
 
     kind: ClassVar[str] = "corrected"
-    player: str = "white"
+    player: Color
 
 
 @dataclass(frozen=True, slots=True)
 class SetUp(Event):
-    """The board was accepted as a new position (resync), ``turn`` on roll."""
+    """The board was accepted as a new ``position`` (resync), its side on roll."""
 
     kind: ClassVar[str] = "setup"
-    position_id: str = ""
-    turn: str = "white"
+    position: Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +208,7 @@ class GameEnded(Event):
     """Informational: derived from the moves; replay checks it against the state."""
 
     kind: ClassVar[str] = "game_end"
-    winner: str = "white"
+    winner: Color
     points: int = 1
     termination: str = "single"  # single | gammon | backgammon | drop | resign
 
@@ -197,43 +216,8 @@ class GameEnded(Event):
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     kind: ClassVar[str] = "match_end"
-    winner: str = "white"
-    score: tuple[int, int] = (0, 0)
-
-
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (MatchStarted, GameStarted, OpeningRoll, Rolled, Reread, Moved, Doubled, Took,
-                Dropped, Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone,
-                GameEnded, MatchEnded)
-}
-
-
-def event_from_json(data: dict[str, Any]) -> Event:
-    """Rebuild an event from its JSON object.
-
-    :raises JournalError: unknown event kind or fields.
-    """
-    kind = data.get("event")
-    cls = EVENT_TYPES.get(str(kind))
-    if cls is None:
-        raise JournalError(f"unknown event {kind!r}; expected one of {sorted(EVENT_TYPES)}")
-    kwargs: dict[str, Any] = {}
-    names = {f.name for f in fields(cls)}
-    for key, value in data.items():
-        if key in ("event", "seq", "ts"):
-            continue
-        if key not in names:
-            raise JournalError(f"event {kind!r} has no field {key!r}")
-        if key == "settings":
-            value = MatchSettings(**value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        kwargs[key] = value
-    try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise JournalError(f"bad {kind!r} event: {exc}") from exc
+    winner: Color
+    score: tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,4 +229,7 @@ class Noted(Event):
     text: str = ""
 
 
-EVENT_TYPES[Noted.kind] = Noted
+#: every kind of event
+EVENT_TYPES: tuple[type[Event], ...] = (
+    MatchStarted, GameStarted, OpeningRoll, Rolled, Reread, Moved, Doubled, Took, Dropped,
+    Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone, GameEnded, MatchEnded, Noted)

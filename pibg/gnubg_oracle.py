@@ -336,6 +336,7 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
         Undone,
     )
     from pibg.match import MatchState, Phase, apply
+    from pibg.moves import Dice
     from pibg.rules import legal_plays
 
     rng = random.Random(seed)
@@ -377,36 +378,35 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
             if game.phase is Phase.ROLL:
                 if rng.random() < 0.001:
                     mult = rng.choice((1, 1, 2, 3))
-                    emit(Resigned(me.label, mult))
+                    emit(Resigned(me, mult))
                     st.resigns += 1
                     break
                 if (not game.crawford and game.cube.may_double(me) and rng.random() < p_double
                         and game.cube.value < 64):
-                    emit(Doubled(me.label))
+                    emit(Doubled(me))
                     st.doubles += 1
                     st.post_crawford_doubles += state.crawford_done
                     if rng.random() < 0.6:
-                        emit(Took(me.other.label))
+                        emit(Took(me.other))
                         st.takes += 1
                     else:
-                        emit(Dropped(me.other.label))
+                        emit(Dropped(me.other))
                         st.drops += 1
                         break
-                dice = (rng.randint(1, 6), rng.randint(1, 6))
-                emit(Rolled(me.label, dice))
+                emit(Rolled(me, Dice(rng.randint(1, 6), rng.randint(1, 6))))
             game = state.game
             assert game is not None and game.dice is not None
-            dice = (game.dice.a, game.dice.b)
+            dice = game.dice
             pos = game.position
             plays = legal_plays(pos, game.dice)
             if not plays:
                 st.no_move += 1
-                emit(Moved(me.label, dice, "", pos.position_id()))
+                emit(Moved(me, dice, "", pos))
                 continue
             if len(plays) > 1 and rng.random() < 0.01:
                 wrong = rng.choice(plays)
                 before = state
-                emit(Moved(me.label, dice, str(wrong), wrong.result.position_id()))
+                emit(Moved(me, dice, str(wrong), wrong.result))
                 events.append(Undone())
                 st.undos += 1
                 state = before
@@ -420,13 +420,13 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
             st.moves += 1
             st.bar_entries += sum(1 for m in play.moves if m.src == 25)
             st.bear_offs += sum(1 for m in play.moves if m.dst == 0)
-            emit(Moved(me.label, dice, str(play), play.result.position_id()))
+            emit(Moved(me, dice, str(play), play.result))
         game = state.game
         assert game is not None and game.result is not None
         res = game.result
         st.gammons += res.termination == "gammon"
         st.backgammons += res.termination == "backgammon"
-        events.append(GameEnded(res.winner.label, res.points, res.termination))
+        events.append(GameEnded(res.winner, res.points, res.termination))
     if state.over and state.winner is not None:
-        events.append(MatchEnded(state.winner.label, state.score))
+        events.append(MatchEnded(state.winner, state.score))
     return events, st

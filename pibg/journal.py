@@ -1,8 +1,9 @@
 """The match journal: one append-only JSON Lines file per match, one event a line.
 
-Each line is an event's JSON object (:meth:`pibg.events.Event.to_json`) with a ``seq`` number
-(1 for the first line, counting up) and, when the caller gives one, a ``ts`` string (the core
-has no clock). :meth:`Journal.append` writes the whole line with one ``os.write`` and returns
+Each line is an event's JSON object (:func:`event_to_json`, read back by
+:func:`event_from_json`: the only place that knows the text form of events) with a ``seq``
+number (1 for the first line, counting up) and, when the caller gives one, a ``ts`` string (the
+core has no clock). :meth:`Journal.append` writes the whole line with one ``os.write`` and returns
 only after ``os.fsync``: an event is acknowledged then, and not before.
 
 Opening an existing journal reads every line. A power cut can leave the *last* line torn (no
@@ -32,14 +33,37 @@ import fcntl
 import json
 import logging
 import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pibg.events import Event, event_from_json
-from pibg.exc import JournalError
+from pibg.events import (
+    Beavered,
+    Corrected,
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    GameStarted,
+    IllegalFlagged,
+    MatchEnded,
+    MatchSettings,
+    MatchStarted,
+    Moved,
+    Noted,
+    OpeningRoll,
+    Reread,
+    Resigned,
+    Rolled,
+    SetUp,
+    Took,
+    Undone,
+)
+from pibg.exc import JournalError, PibgError
+from pibg.moves import Dice
+from pibg.position import Color, Position
 
 if TYPE_CHECKING:
     from pibg.match import MatchState
@@ -58,12 +82,214 @@ class Entry:
     event: Event
 
 
+# --- the events as JSON -----------------------------------------------------------------------
+# The one place that knows the text form of an event: colours as "white"/"black", dice as a list
+# of two numbers in the order read, boards as gnubg Position IDs with the side on roll beside
+# them (or implied: a play's and an illegal board's mover), a game from the starting position
+# as an empty Position ID.
+
+
+def _color_json(color: Color) -> str:
+    return color.label
+
+
+def _dice_json(dice: Dice) -> list[int]:
+    return [dice.a, dice.b]
+
+
+def _event_fields(event: Event) -> dict[str, Any]:
+    match event:
+        case MatchStarted(settings=settings, score=score):
+            return {"settings": asdict(settings), "score": list(score)}
+        case GameStarted(position=pos):
+            return {"position_id": "" if pos == Position.start(pos.turn) else pos.position_id(),
+                    "turn": _color_json(pos.turn)}
+        case OpeningRoll(white=white, black=black):
+            return {"white": white, "black": black}
+        case Rolled(player=player, dice=dice) | Reread(player=player, dice=dice):
+            return {"player": _color_json(player), "dice": _dice_json(dice)}
+        case Moved():
+            return {"player": _color_json(event.player), "dice": _dice_json(event.dice),
+                    "play": event.play, "position_id": event.result.position_id(),
+                    "illegal": event.illegal, "dice_seen": event.dice_seen, "flag": event.flag}
+        case (Doubled(player=player) | Took(player=player) | Dropped(player=player)
+              | Beavered(player=player) | Corrected(player=player)):
+            return {"player": _color_json(player)}
+        case Resigned(player=player, multiplier=multiplier):
+            return {"player": _color_json(player), "multiplier": multiplier}
+        case IllegalFlagged(player=player, seen=seen, reasons=reasons):
+            return {"player": _color_json(player),
+                    "seen_position_id": "" if seen is None else seen.position_id(),
+                    "reasons": list(reasons)}
+        case SetUp(position=pos):
+            return {"position_id": pos.position_id(), "turn": _color_json(pos.turn)}
+        case Undone():
+            return {}
+        case GameEnded(winner=winner, points=points, termination=termination):
+            return {"winner": _color_json(winner), "points": points, "termination": termination}
+        case MatchEnded(winner=winner, score=score):
+            return {"winner": _color_json(winner), "score": list(score)}
+        case Noted(text=text):
+            return {"text": text}
+    raise TypeError(f"not a match event: {event!r}")
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The JSON object of ``event``: ``{"event": kind, ...}`` with its fields as text and
+    numbers (the inverse of :func:`event_from_json`).
+
+    >>> from pibg.events import Rolled
+    >>> event_to_json(Rolled(Color.BLACK, Dice(6, 5)))
+    {'event': 'roll', 'player': 'black', 'dice': [6, 5]}
+    """
+    return {"event": event.kind, **_event_fields(event)}
+
+
+_MISSING = object()
+
+
+class _Fields:
+    """The fields of one event's JSON object, each read as its type (a wrong one raises
+    :class:`ValueError`, which :func:`event_from_json` reports); remembers what was read."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.read: set[str] = {"event", "seq", "ts"}
+
+    def _get(self, key: str, default: object, types: tuple[type, ...], what: str) -> Any:
+        self.read.add(key)
+        value = self.data.get(key, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                raise ValueError(f"missing {key!r}")
+            return default
+        # bool is an int to Python, not to a journal
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ValueError(f"{key!r} must be {what}, found {value!r}")
+        return value
+
+    def text(self, key: str, default: object = _MISSING) -> str:
+        value: str = self._get(key, default, (str,), "text")
+        return value
+
+    def number(self, key: str, default: object = _MISSING) -> int:
+        value: int = self._get(key, default, (int,), "a whole number")
+        return value
+
+    def flag(self, key: str, default: object = _MISSING) -> bool:
+        value: bool = self._get(key, default, (bool,), "true or false")
+        return value
+
+    def color(self, key: str) -> Color:
+        name = self.text(key)
+        if name not in ("white", "black"):
+            raise ValueError(f"{key!r} must be \"white\" or \"black\", found {name!r}")
+        return Color.WHITE if name == "white" else Color.BLACK
+
+    def pair(self, key: str, default: object = _MISSING) -> tuple[int, int]:
+        value = self._get(key, default, (list, tuple), "a list of two numbers")
+        if (len(value) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
+                                       for n in value)):
+            raise ValueError(f"{key!r} must be a list of two numbers, found {value!r}")
+        return int(value[0]), int(value[1])
+
+    def dice(self, key: str) -> Dice:
+        return Dice(*self.pair(key))
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        value = self._get(key, [], (list,), "a list of texts")
+        if not all(isinstance(s, str) for s in value):
+            raise ValueError(f"{key!r} must be a list of texts, found {value!r}")
+        return tuple(value)
+
+    def position(self, key: str, turn: Color) -> Position | None:
+        """The board of a Position ID, ``turn`` on roll; ``None`` for an empty one."""
+        pid = self.text(key, "")
+        return Position.from_id(pid, turn) if pid else None
+
+    def settings(self, key: str) -> MatchSettings:
+        value = self._get(key, {}, (dict,), "an object")
+        return MatchSettings(**value)
+
+
+def _game_started(f: _Fields) -> GameStarted:
+    turn = f.color("turn") if "turn" in f.data else Color.WHITE
+    return GameStarted(f.position("position_id", turn) or Position.start(turn))
+
+
+def _moved(f: _Fields) -> Moved:
+    player = f.color("player")
+    result = f.position("position_id", player)
+    if result is None:
+        raise ValueError("missing 'position_id' (the board after the play)")
+    return Moved(player, f.dice("dice"), f.text("play", ""), result,
+                 illegal=f.flag("illegal", False), dice_seen=f.flag("dice_seen", True),
+                 flag=f.text("flag", ""))
+
+
+def _set_up(f: _Fields) -> SetUp:
+    position = f.position("position_id", f.color("turn"))
+    if position is None:
+        raise ValueError("missing 'position_id' (the board set up)")
+    return SetUp(position)
+
+
+def _illegal(f: _Fields) -> IllegalFlagged:
+    player = f.color("player")
+    return IllegalFlagged(player, f.position("seen_position_id", player), f.texts("reasons"))
+
+
+_DECODERS: dict[str, Callable[[_Fields], Event]] = {
+    "match_start": lambda f: MatchStarted(f.settings("settings"), f.pair("score", (0, 0))),
+    "game_start": _game_started,
+    "opening_roll": lambda f: OpeningRoll(f.number("white"), f.number("black")),
+    "roll": lambda f: Rolled(f.color("player"), f.dice("dice")),
+    "reread": lambda f: Reread(f.color("player"), f.dice("dice")),
+    "play": _moved,
+    "double": lambda f: Doubled(f.color("player")),
+    "take": lambda f: Took(f.color("player")),
+    "drop": lambda f: Dropped(f.color("player")),
+    "beaver": lambda f: Beavered(f.color("player")),
+    "resign": lambda f: Resigned(f.color("player"), f.number("multiplier", 1)),
+    "illegal": _illegal,
+    "corrected": lambda f: Corrected(f.color("player")),
+    "setup": _set_up,
+    "undo": lambda f: Undone(),
+    "game_end": lambda f: GameEnded(f.color("winner"), f.number("points", 1),
+                                    f.text("termination", "single")),
+    "match_end": lambda f: MatchEnded(f.color("winner"), f.pair("score")),
+    "note": lambda f: Noted(f.text("text", "")),
+}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event from its JSON object (``seq`` and ``ts`` are the journal's, and
+    ignored); a field the event had no value for in older journals takes its default.
+
+    :raises JournalError: an unknown event kind, an unknown field, or a field that does not
+        hold what the event needs (a colour, two dice, a Position ID...).
+    """
+    kind = data.get("event")
+    decode = _DECODERS.get(str(kind))
+    if decode is None:
+        raise JournalError(f"unknown event {kind!r}; expected one of {sorted(_DECODERS)}")
+    fields = _Fields(data)
+    try:
+        event = decode(fields)
+    except (PibgError, TypeError, ValueError) as exc:
+        raise JournalError(f"bad {kind!r} event: {exc}") from exc
+    for key in data:
+        if key not in fields.read:
+            raise JournalError(f"event {kind!r} has no field {key!r}")
+    return event
+
+
 def encode_line(seq: int, event: Event, ts: str | None = None) -> bytes:
     """The bytes of one journal line (newline included)."""
     data: dict[str, Any] = {"seq": seq}
     if ts is not None:
         data["ts"] = ts
-    data.update(event.to_json())
+    data.update(event_to_json(event))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return (text + "\n").encode("utf-8")
 
@@ -365,8 +591,6 @@ def replay_entries(path: PathLike, entries: Sequence[Entry]) -> MatchState:
 
     :raises JournalError: an event the match rules reject (file, line and reason).
     """
-    from pibg.events import GameEnded, MatchStarted
-    from pibg.exc import PibgError
     from pibg.match import MatchState, apply, effective_events, replay
 
     if not entries or not isinstance(entries[0].event, MatchStarted):
@@ -382,10 +606,10 @@ def replay_entries(path: PathLike, entries: Sequence[Entry]) -> MatchState:
             line = line_of.get(id(ev), "?")
             if isinstance(ev, GameEnded):
                 last = state.games[-1] if state.games else None
-                if last is None or last.winner.label != ev.winner or last.points != ev.points:
+                if last is None or last.winner is not ev.winner or last.points != ev.points:
                     said = "no game ended" if last is None else (
                         f"{last.winner.label} won {last.points}")
-                    raise JournalError(f"{path}: line {line}: game_end says {ev.winner} won "
+                    raise JournalError(f"{path}: line {line}: game_end says {ev.winner.label} won "
                                        f"{ev.points}, but the moves say {said}") from first
                 continue
             try:

@@ -50,13 +50,6 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-def color_of(name: str) -> Color:
-    try:
-        return Color[name.upper()]
-    except KeyError:
-        raise MatchError(f"unknown colour {name!r}: use 'white' or 'black'") from None
-
-
 @dataclass(frozen=True, slots=True)
 class GameResult:
     winner: Color
@@ -183,14 +176,12 @@ def apply(state: MatchState, event: Event) -> MatchState:
             raise MatchError("game_start: the match is over")
         if state.game is not None and state.game.phase is not Phase.OVER:
             raise MatchError("game_start: the current game is not over")
-        turn = color_of(event.turn)
-        pos = (Position.from_id(event.position_id, turn) if event.position_id
-               else Position.start(turn))
-        return replace(state, game=GameState(pos, crawford=state.next_game_is_crawford()))
+        return replace(state, game=GameState(event.position,
+                                             crawford=state.next_game_is_crawford()))
     if isinstance(event, SetUp):
         game = _game(state, "setup")
-        pos = Position.from_id(event.position_id, color_of(event.turn))
-        return replace(state, game=replace(game, position=pos, phase=Phase.ROLL, dice=None))
+        return replace(state, game=replace(game, position=event.position, phase=Phase.ROLL,
+                                           dice=None))
     if isinstance(event, Undone):
         raise MatchError("undo: only replay() can take back a turn")
     game = _game(state, event.kind)
@@ -216,26 +207,25 @@ def apply(state: MatchState, event: Event) -> MatchState:
                                            phase=Phase.MOVE, dice=Dice(w, b)))
     if isinstance(event, Rolled):
         _expect(game, Phase.ROLL, "roll")
-        player = color_of(event.player)
-        if player is not game.turn:
-            raise MatchError(f"roll: it is {game.turn.label}'s turn, not {player.label}'s")
-        return replace(state, game=replace(game, phase=Phase.MOVE, dice=Dice.of(event.dice)))
+        if event.player is not game.turn:
+            raise MatchError(f"roll: it is {game.turn.label}'s turn, not "
+                             f"{event.player.label}'s")
+        return replace(state, game=replace(game, phase=Phase.MOVE, dice=event.dice))
     if isinstance(event, Reread):
         _expect(game, Phase.MOVE, "reread")
-        if color_of(event.player) is not game.turn:
-            raise MatchError(f"reread: it is {game.turn.label}'s move, not {event.player}'s")
-        return replace(state, game=replace(game, dice=Dice.of(event.dice)))
+        if event.player is not game.turn:
+            raise MatchError(f"reread: it is {game.turn.label}'s move, not "
+                             f"{event.player.label}'s")
+        return replace(state, game=replace(game, dice=event.dice))
     if isinstance(event, Moved):
         _expect(game, Phase.MOVE, "play")
-        player = color_of(event.player)
-        if player is not game.turn:
-            raise MatchError(f"play: it is {game.turn.label}'s turn, not {player.label}'s")
+        if event.player is not game.turn:
+            raise MatchError(f"play: it is {game.turn.label}'s turn, not "
+                             f"{event.player.label}'s")
         assert game.dice is not None
-        if tuple(event.dice) != (game.dice.a, game.dice.b) and tuple(event.dice) != (
-                game.dice.b, game.dice.a):
-            raise MatchError(f"play: dice {tuple(event.dice)} differ from the roll {game.dice}")
-        result = Position.from_id(event.position_id, player) if event.position_id else (
-            game.position)
+        if (event.dice.high, event.dice.low) != (game.dice.high, game.dice.low):
+            raise MatchError(f"play: dice {event.dice} differ from the roll {game.dice}")
+        result = event.result
         if not event.illegal:
             legal = legal_plays(game.position, game.dice)
             if legal and all(p.result != result for p in legal):
@@ -255,7 +245,7 @@ def apply(state: MatchState, event: Event) -> MatchState:
         return replace(state, game=replace(game, position=result.swap_turn(), phase=Phase.ROLL,
                                            dice=None))
     if isinstance(event, Doubled):
-        player = color_of(event.player)
+        player = event.player
         if game.phase is not Phase.ROLL:
             why = ("a double must be offered before rolling (rule 7)"
                    if game.phase is Phase.MOVE else f"not allowed at '{game.phase.value}'")
@@ -266,7 +256,7 @@ def apply(state: MatchState, event: Event) -> MatchState:
             raise CubeError(f"double by {player.label}: {problem}")
         return replace(state, game=replace(game, phase=Phase.DOUBLED))
     if isinstance(event, (Took, Dropped, Beavered)):
-        player = color_of(event.player)
+        player = event.player
         _expect(game, Phase.DOUBLED, event.kind)
         if player is not game.turn.other:
             raise CubeError(f"{event.kind} by {player.label}: only the side doubled may answer")
@@ -281,7 +271,7 @@ def apply(state: MatchState, event: Event) -> MatchState:
             cube = game.cube.taken(player)
         return replace(state, game=replace(game, cube=cube, phase=Phase.ROLL, cube_turned=True))
     if isinstance(event, Resigned):
-        player = color_of(event.player)
+        player = event.player
         if event.multiplier not in (1, 2, 3):
             raise MatchError(f"resign: multiplier must be 1, 2 or 3, got {event.multiplier}")
         return _end_game(state, game, player.other, event.multiplier, "resign")
@@ -291,10 +281,10 @@ def apply(state: MatchState, event: Event) -> MatchState:
 def _check_game_end(state: MatchState, event: GameEnded) -> None:
     last = state.games[-1] if state.games else None
     over = state.game is not None and state.game.phase is Phase.OVER
-    if (not over or last is None or last.winner is not color_of(event.winner)
+    if (not over or last is None or last.winner is not event.winner
             or last.points != event.points):
         said = "no game ended" if last is None else f"{last.winner.label} {last.points}"
-        raise MatchError(f"game_end {event.winner} {event.points}: the moves say {said}")
+        raise MatchError(f"game_end {event.winner.label} {event.points}: the moves say {said}")
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:
@@ -314,9 +304,9 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
     return out
 
 
-def plays(events: Iterable[Event]) -> list[tuple[str, tuple[int, int], str]]:
-    """The plays that count (undo honoured): player, dice (sorted) and resulting position."""
-    return [(e.player, (min(e.dice), max(e.dice)), e.position_id)
+def plays(events: Iterable[Event]) -> list[tuple[Color, Dice, Position]]:
+    """The plays that count (undo honoured): player, dice (high first) and the board after."""
+    return [(e.player, Dice(e.dice.high, e.dice.low), e.result)
             for e in effective_events(events) if isinstance(e, Moved)]
 
 

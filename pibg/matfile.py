@@ -231,7 +231,7 @@ class _Reader:
         if st.game is not None and st.game.result is not None and st.game.phase is Phase.OVER:
             res = st.game.result
             if not self.events or not isinstance(self.events[-1], GameEnded):
-                self.events.append(GameEnded(res.winner.label, res.points, res.termination))
+                self.events.append(GameEnded(res.winner, res.points, res.termination))
 
     def settle(self) -> None:
         """A roll with no move recorded, followed by something other than a resignation: the
@@ -243,11 +243,11 @@ class _Reader:
         game = self.match.game
         assert game is not None and game.dice is not None
         player = game.turn
-        dice = (game.dice.high, game.dice.low)
-        self.warn(f"{player.label} rolled {dice[0]}{dice[1]} and no move was recorded "
+        dice = Dice(game.dice.high, game.dice.low)
+        self.warn(f"{player.label} rolled {dice} and no move was recorded "
                   f"({written}) though a legal one existed: the board is left as it was",
                   lineno)
-        self.emit(Moved(player.label, dice, "", game.position.position_id(), illegal=True))
+        self.emit(Moved(player, dice, "", game.position, illegal=True))
 
 
 def _color_at(col: int) -> Color:
@@ -344,7 +344,7 @@ def parse_mat(text: str, name: str = "<mat>", *, strict: bool = True,
     r.lineno += 1
     _end_of_game(r, "the end of the file")
     if r.match.over and r.match.winner is not None:
-        r.events.append(MatchEnded(r.match.winner.label, r.match.score))
+        r.events.append(MatchEnded(r.match.winner, r.match.score))
     if warnings is not None:
         warnings.extend(r.warnings)
     return r.events
@@ -421,7 +421,7 @@ def _infer_unfinished(r: _Reader, ws: int, bs: int) -> None:
                      f"(expected a 'Wins N points' line)")
     r.warn(f"game {len(r.match.games) + 1} has no 'Wins N points' line; the score line says "
            f"{winner.label} won {_plural(points)}: taken as a resignation")
-    r.emit(Resigned(winner.other.label, points // cube))
+    r.emit(Resigned(winner.other, points // cube))
     r.check_game_over()
 
 
@@ -448,16 +448,16 @@ def _parse_cells(r: _Reader, body: str, offset: int) -> None:
                  f"('52: 13/8 13/11'), 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'")
 
 
-def _expanded(dice: tuple[int, int], text: str) -> str | None:
+def _expanded(dice: Dice, text: str) -> str | None:
     """A double's play written with several dice per hop (``Bar/21*(2)``, ``8/off(2)``) as
     one step per die, highest point first (the order gnubg puts them in)."""
-    if dice[0] != dice[1]:
+    if not dice.is_double:
         return None
     try:
         segments = parse_moves(text)
     except PibgError:
         return None
-    die = dice[0]
+    die = dice.a
     steps: list[tuple[int, int]] = []
     for src, dst in segments:
         here = src
@@ -502,13 +502,13 @@ def _action(r: _Reader, m: re.Match[str], col: int) -> None:
                      f"'Doubles => {game.cube.value * 2}'",
                      f"'Doubles => {value}' with the cube at {game.cube.value}: "
                      f"expected 'Doubles => {game.cube.value * 2}'")
-        r.emit(Doubled(game.turn.label))
+        r.emit(Doubled(game.turn))
     elif m.group("take") is not None:
-        r.emit(Took(game.turn.other.label))
+        r.emit(Took(game.turn.other))
     elif m.group("beaver") is not None:
-        r.emit(Beavered(game.turn.other.label))
+        r.emit(Beavered(game.turn.other))
     elif m.group("drop") is not None:
-        r.emit(Dropped(game.turn.other.label))
+        r.emit(Dropped(game.turn.other))
         r.check_game_over()
 
 
@@ -516,14 +516,14 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
     game = r.match.game
     assert game is not None
     d1, d2 = int(m.group("dice")[0]), int(m.group("dice")[1])
-    dice = (max(d1, d2), min(d1, d2))
+    dice = Dice(max(d1, d2), min(d1, d2))
     text = " ".join(m.group("moves").split())
     if r.first_action:
         r.first_action = False
         if d1 == d2:
             raise r.fail(f"opening roll {d1}{d2} is a double: expected two different dice")
         first = _color_at(col)
-        hi, lo = dice
+        hi, lo = dice.high, dice.low
         r.emit(OpeningRoll(white=hi if first is Color.WHITE else lo,
                            black=lo if first is Color.WHITE else hi))
     else:
@@ -532,8 +532,8 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
                      f"double: the double taken as taken",
                      f"dice {m.group('dice')} while {game.decider.label} must answer "
                      f"a double: expected 'Takes' or 'Drops'")
-            r.emit(Took(game.decider.label))
-        r.emit(Rolled(game.turn.label, dice))
+            r.emit(Took(game.decider))
+        r.emit(Rolled(game.turn, dice))
     game = r.match.game
     assert game is not None
     player = game.turn
@@ -541,7 +541,7 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
     try:
         play = resolve_any_order(game.position, dice, text)
     except PibgError as exc:
-        refusal = f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: {exc}"
+        refusal = f"{player.label} {dice}: {text or '(no move)'}: {exc}"
         alt = _expanded(dice, text) if text else None
         try:
             play = resolve_any_order(game.position, dice, alt) if alt else None
@@ -556,28 +556,26 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
             done = apply_steps(game.position, parse_moves(text))
             if done is None:
                 raise r.fail(refusal) from exc
-            r.warn(f"{player.label} {dice[0]}{dice[1]}: {text}: not a legal play ({exc}); "
-                   f"kept as written")
-            r.emit(Moved(player.label, dice, text, done[0].position_id(), illegal=True))
+            r.warn(f"{player.label} {dice}: {text}: not a legal play ({exc}); kept as written")
+            r.emit(Moved(player, dice, text, done[0], illegal=True))
             r.check_game_over()
             return
     assert play is not None
-    r.emit(Moved(player.label, dice, text, play.result.position_id()))
+    r.emit(Moved(player, dice, text, play.result))
     r.check_game_over()
 
 
-def _unrecorded(r: _Reader, m: re.Match[str], dice: tuple[int, int]) -> None:
+def _unrecorded(r: _Reader, m: re.Match[str], dice: Dice) -> None:
     """A roll written with no move (or ``????``) where a legal move existed."""
     game = r.match.game
     assert game is not None
     written = "'????'" if m.group("unknown") else "an empty move"
-    legal = legal_plays(game.position, Dice.of(dice))
+    legal = legal_plays(game.position, dice)
     if len(legal) == 1:
         play = legal[0]
-        r.warn(f"{game.turn.label} {dice[0]}{dice[1]}: {written}; the only legal play, "
+        r.warn(f"{game.turn.label} {dice}: {written}; the only legal play, "
                f"{format_moves(play.moves, play.hits)}, is assumed")
-        r.emit(Moved(game.turn.label, dice, format_moves(play.moves, play.hits),
-                     play.result.position_id()))
+        r.emit(Moved(game.turn, dice, format_moves(play.moves, play.hits), play.result))
         r.check_game_over()
         return
     r.pending = (r.lineno, written)
@@ -615,7 +613,7 @@ def _wins(r: _Reader, points: int, winner: Color) -> None:
         rolled = f" {game.dice.high}{game.dice.low}" if game.dice else ""
         r.warn(f"{game.turn.label} rolled{rolled} and no move was recorded ({written}): the "
                f"'Wins' line says {winner.other.label} resigned", lineno)
-    r.emit(Resigned(winner.other.label, mult))
+    r.emit(Resigned(winner.other, mult))
     r.check_game_over()
 
 

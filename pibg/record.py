@@ -212,8 +212,8 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
         rec = games[-1]
         if isinstance(ev, Moved):
             player = before.turn
-            after = Position.from_id(ev.position_id, player) if ev.position_id else before.position
-            dice = (max(ev.dice), min(ev.dice))
+            after = ev.result
+            dice = (ev.dice.high, ev.dice.low)
             if ev.illegal and not ev.play.strip() and after == before.position:
                 # a move never recorded: the files say the roll alone, as they were read
                 rec.actions.append(Action("roll", player, before.position, dice))
@@ -232,7 +232,7 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
                 # rolled, then resigned before moving
                 rec.actions.append(Action("roll", before.turn, before.position,
                                           (before.dice.high, before.dice.low)))
-            rec.actions.append(Action("resign", Color[ev.player.upper()], before.position,
+            rec.actions.append(Action("resign", ev.player, before.position,
                                       value=ev.multiplier))
         if game.result is not None and rec.result is None:
             rec.result = game.result
@@ -256,16 +256,17 @@ IN_DOUBT = "in doubt: "
 
 def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> None:
     where = f"event {index + 1} (game {max(games, 1)})"
-    if isinstance(ev, GameStarted) and ev.position_id and (
-            ev.position_id != Position.start().position_id() or ev.turn != "white"):
+    if isinstance(ev, GameStarted) and ev.set_up:
         warnings.append(f"{where}: game {games + 1} starts from a set-up position; .mat and "
                         f"SGF files start every game from the opening position")
     elif isinstance(ev, SetUp):
-        warnings.append(f"{where}: the board was resynced to {ev.position_id}; the files "
-                        f"cannot say so, and the moves after it will not follow in gnubg")
+        warnings.append(f"{where}: the board was resynced to {ev.position.position_id()}; "
+                        f"the files cannot say so, and the moves after it will not follow in "
+                        f"gnubg")
     elif isinstance(ev, Moved) and ev.illegal:
-        warnings.append(f"{where}: {ev.player}'s condoned illegal play {ev.play!r} is written "
-                        f"as played; gnubg does not check it, pibg's import will refuse it")
+        warnings.append(f"{where}: {ev.player.label}'s condoned illegal play {ev.play!r} is "
+                        f"written as played; gnubg does not check it, pibg's import will "
+                        f"refuse it")
     elif isinstance(ev, Beavered):
         warnings.append(f"{where}: a beaver is written as 'Beavers => N' / B[beaver], which "
                         f"gnubg 1.07 does not read (it sees a redouble, or nothing)")

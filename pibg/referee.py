@@ -397,7 +397,7 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
         if roll.is_double:
             return st
     else:
-        st = _record(st, Reread(player=g.turn.label, dice=(roll.a, roll.b)), out)
+        st = _record(st, Reread(player=g.turn, dice=roll), out)
     out.say.append(f"dice read again: {roll.high}-{roll.low}, not {old}")
     before = (*st.read_before, st.dice) if st.dice is not None else st.read_before
     return replace(_in_play(st, roll, obs), read_before=before,
@@ -579,7 +579,7 @@ def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -
     g = st.match.game
     assert g is not None
     player = g.turn
-    st = _record(st, Rolled(player=player.label, dice=(roll.a, roll.b)), out)
+    st = _record(st, Rolled(player=player, dice=roll), out)
     if not legal_plays(g.position, roll):
         out.say.append(f"{_name(st, player)} rolls {roll.high}-{roll.low}")
         msg: tuple[str, ...] = (f"{roll.high}-{roll.low}: no move", "lift the dice")
@@ -638,8 +638,8 @@ def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
     taker = player.other
     if obs.cube.owner == taker.label and g.cube.owner is not taker:
         try:
-            st = _record(st, Doubled(player=player.label), out)
-            st = _record(st, Took(player=taker.label), out)
+            st = _record(st, Doubled(player=player), out)
+            st = _record(st, Took(player=taker), out)
         except PibgError as exc:
             out.say.append(f"cube: {exc}")
             return replace(st, message=("cube not allowed:", str(exc)[-21:]), sound=Sound.ASK)
@@ -671,7 +671,7 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
             # misread (camera against camera, the board decides)
             first = judge(g.position, earlier, obs, st.config.judge)
             if first.outcome is Outcome.PLAY:
-                st = _record(st, Reread(player=g.turn.label, dice=(earlier.a, earlier.b)), out)
+                st = _record(st, Reread(player=g.turn, dice=earlier), out)
                 out.say.append(f"the board fits {earlier.high}-{earlier.low}, the dice as "
                                f"first read: {earlier.high}-{earlier.low} it was")
                 st = replace(st, dice=earlier, read_before=())
@@ -803,10 +803,9 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
     assert st.dice is not None
     roll = st.dice
     mover = before.turn
-    dice = (roll.a, roll.b)
     if v.outcome in (Outcome.PLAY, Outcome.PASS):
         if st.mode is Mode.ILLEGAL:
-            st = _record(st, Corrected(player=mover.label), out)
+            st = _record(st, Corrected(player=mover), out)
             out.say.append(f"put right by {_name(st, mover)}")
         if v.outcome is Outcome.PLAY:
             assert v.play is not None
@@ -815,9 +814,8 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
             last = to_white_points(points, mover)
         else:
             text, result, last = "", before, ()
-        st = _record(st, Moved(player=mover.label, dice=dice, play=text,
-                               position_id=result.position_id(), dice_seen=dice_seen,
-                               flag=flag), out)
+        st = _record(st, Moved(player=mover, dice=roll, play=text, result=result,
+                               dice_seen=dice_seen, flag=flag), out)
         note = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
                        f"{text or 'no legal move, the turn passes'}{note}")
@@ -836,14 +834,13 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
     # illegal for the dice read; when vision was unsure of them and the board fits another
     # throw, the likelier story is a misread: ask about the dice (the flag still stands)
     unsure = v.reroll is not None and st.roll_confidence < st.config.judge.sure_roll
-    seen_id = v.seen.position_id() if v.seen is not None else ""
     first_flag = (st.mode not in (Mode.ILLEGAL, Mode.ASK) or st.verdict is None
                   or st.verdict.seen != v.seen)
     if unsure and v.reroll is not None:
         alt = f"{v.reroll.high}-{v.reroll.low}"
         if first_flag:
-            st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
-                                            reasons=v.reasons), out)
+            st = _record(st, IllegalFlagged(player=mover, seen=v.seen, reasons=v.reasons),
+                         out)
             out.say.append(f"the board fits {alt}, not the {roll.high}-{roll.low} read "
                            f"({'; '.join(v.reasons[:-1])}; points "
                            f"{', '.join(map(str, v.points))}): press confirm if {alt} was "
@@ -853,8 +850,7 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
                        message=(f"dice {alt}?", str(v.play) or "no move", "confirm = yes",
                                 *more))
     if first_flag:
-        st = _record(st, IllegalFlagged(player=mover.label, seen_position_id=seen_id,
-                                        reasons=v.reasons), out)
+        st = _record(st, IllegalFlagged(player=mover, seen=v.seen, reasons=v.reasons), out)
         out.say.append(f"ILLEGAL ({_name(st, mover)} {roll.high}-{roll.low}): "
                        f"{'; '.join(v.reasons)} (lit: points {', '.join(map(str, v.points))})")
     return replace(st, mode=Mode.ILLEGAL, verdict=v, sound=Sound.ILLEGAL,
@@ -988,15 +984,14 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
         assert g is not None
         roll, play = turn.roll, turn.play
         mover = play.result.turn
-        dice = (roll.a, roll.b)
         if g.phase is Phase.OPENING:
             hi, lo = roll.high, roll.low
             white, black = (hi, lo) if mover is Color.WHITE else (lo, hi)
             st = _record(st, OpeningRoll(white=white, black=black), out)
         elif g.phase is Phase.ROLL:
-            st = _record(st, Rolled(player=mover.label, dice=dice), out)
-        elif g.dice is not None and sorted((g.dice.a, g.dice.b)) != sorted(dice):
-            st = _record(st, Reread(player=mover.label, dice=dice), out)
+            st = _record(st, Rolled(player=mover, dice=roll), out)
+        elif g.dice is not None and (g.dice.high, g.dice.low) != (roll.high, roll.low):
+            st = _record(st, Reread(player=mover, dice=roll), out)
         seen = still_down or (i == reads_turn and read is not None
                               and (read.high, read.low) == (roll.high, roll.low))
         why = []
@@ -1016,9 +1011,8 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
             why.append("another history reaches the same board as well")
         flag = "; ".join(why)
         text = str(play)
-        st = _record(st, Moved(player=mover.label, dice=dice, play=text,
-                               position_id=play.result.position_id(), dice_seen=seen,
-                               flag=flag), out)
+        st = _record(st, Moved(player=mover, dice=roll, play=text, result=play.result,
+                               dice_seen=seen, flag=flag), out)
         if i == len(d.turns) - 1 and not seen:
             others = [t[i] for t in d.others if len(t) > i]
             st = replace(st, alternatives=tuple(sorted(
@@ -1114,13 +1108,11 @@ def _stands(st: RefereeState, obs: BoardObservation, out: _Out, h: Hypothesis
     seen = h.board.swap_turn()  # the board as played, the mover still on roll
     turn = h.turns[0]
     mover = g.turn
-    dice = (turn.roll.a, turn.roll.b)
     flag = (f"dice not seen; one checker off {turn.roll.high}-{turn.roll.low} {turn.play}: "
             "the play stands (the opponent threw on it)")
-    st = _record(st, Rolled(player=mover.label, dice=dice), out)
-    st = _record(st, Moved(player=mover.label, dice=dice, play="",
-                           position_id=seen.position_id(), illegal=True, dice_seen=False,
-                           flag=flag), out)
+    st = _record(st, Rolled(player=mover, dice=turn.roll), out)
+    st = _record(st, Moved(player=mover, dice=turn.roll, play="", result=seen, illegal=True,
+                           dice_seen=False, flag=flag), out)
     out.say.append(f"{_name(st, mover)} played a board one checker off {turn.play} with dice "
                    "not seen: it stands, marked for review")
     st = replace(st, mode=Mode.MOVING, verdict=None, resume=None, dice=None, glimpsed=(),
@@ -1145,7 +1137,7 @@ def _go_on_from(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSt
     moved = seen.board(mover) != known.board(mover) and seen.pips(mover) < known.pips(mover)
     turn = mover.other if moved else mover
     board = seen.with_turn(turn)
-    st = _record(st, SetUp(position_id=board.position_id(), turn=turn.label), out)
+    st = _record(st, SetUp(position=board), out)
     out.say.append(f"the players went on from a board no legal turn explains: taken as it "
                    f"stands ({board.position_id()}), {_name(st, turn)} to roll")
     st = replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None, opening=False,
@@ -1165,7 +1157,7 @@ def _game_over(st: RefereeState, out: _Out) -> RefereeState:
     g = st.match.game
     assert g is not None and g.result is not None
     r = g.result
-    st = _record(st, GameEnded(winner=r.winner.label, points=r.points,
+    st = _record(st, GameEnded(winner=r.winner, points=r.points,
                                termination=r.termination), out)
     kind = {"gammon": "a gammon", "backgammon": "a BACKGAMMON", "drop": "by a drop",
             "resign": "by resignation"}.get(r.termination, "a single game")
@@ -1180,7 +1172,7 @@ def _game_over(st: RefereeState, out: _Out) -> RefereeState:
     if st.match.over:
         winner = st.match.winner
         assert winner is not None
-        st = _record(st, MatchEnded(winner=winner.label, score=st.match.score), out)
+        st = _record(st, MatchEnded(winner=winner, score=st.match.score), out)
         out.say.append(f"{_name(st, winner)} wins the match {st.match.score[0]}-"
                        f"{st.match.score[1]}")
         return replace(st, mode=Mode.MATCH_OVER, sound=Sound.MATCH_WON,
@@ -1240,7 +1232,7 @@ def _confirm(st: RefereeState, p: Press, out: _Out) -> RefereeState:
         if seen is None:
             out.say.append("confirm (long): the board is not a valid position")
             return replace(st, message=("board not valid",), sound=Sound.ASK)
-        st = _record(st, SetUp(position_id=seen.position_id(), turn=turn.label), out)
+        st = _record(st, SetUp(position=seen.with_turn(turn)), out)
         out.say.append(f"position set up by hand: {seen.position_id()}, {turn.label} to roll")
         return replace(st, mode=Mode.TO_ROLL, dice=None, verdict=None, resume=None,
                        message=(f"{_name(st, turn)} to roll",))
@@ -1276,8 +1268,8 @@ def _condone(st: RefereeState, out: _Out, *, flag: str = "") -> RefereeState:
         st = replace(st, opening=False)
         g = st.match.game
         assert g is not None
-    st = _record(st, Moved(player=mover.label, dice=(roll.a, roll.b), play="",
-                           position_id=seen.position_id(), illegal=True, flag=flag), out)
+    st = _record(st, Moved(player=mover, dice=roll, play="", result=seen, illegal=True,
+                           flag=flag), out)
     out.say.append(f"illegal play condoned by {_name(st, mover.other)}"
                    + (f" ({flag})" if flag else ""))
     st = replace(st, verdict=None, dice=None, last_points=differing_points(g.position, seen))
@@ -1312,10 +1304,10 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out, *, flag:
         st = _record(st, OpeningRoll(white=white, black=black), out)
         before = Position.start(mover)
     elif g.phase is Phase.ROLL:  # the throw was never taken (a die read as cocked)
-        st = _record(st, Rolled(player=mover.label, dice=(roll.a, roll.b)), out)
+        st = _record(st, Rolled(player=mover, dice=roll), out)
         before = g.position
     else:
-        st = _record(st, Reread(player=mover.label, dice=(roll.a, roll.b)), out)
+        st = _record(st, Reread(player=mover, dice=roll), out)
         before = g.position
     st = replace(st, mode=Mode.MOVING, dice=roll, opening=False, verdict=None, glimpsed=(),
                  resume=None)
@@ -1352,22 +1344,21 @@ def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
     g = st.match.game
     assert g is not None
     mover = g.turn
-    dice = (roll.a, roll.b)
     if g.phase is Phase.OPENING:
         white, black = (roll.high, roll.low) if mover is Color.WHITE else (roll.low, roll.high)
         st = _record(st, OpeningRoll(white=white, black=black), out)
     elif g.phase is Phase.ROLL:
-        st = _record(st, Rolled(player=mover.label, dice=dice), out)
+        st = _record(st, Rolled(player=mover, dice=roll), out)
     else:
-        st = _record(st, Reread(player=mover.label, dice=dice), out)
+        st = _record(st, Reread(player=mover, dice=roll), out)
     g = st.match.game
     assert g is not None
     before = g.position
     play = next((p for p in legal_plays(before, roll)
-                 if p.result.position_id() == last.position_id), None)
+                 if p.result == last.result), None)
     text = str(play) if play is not None else last.play
     flag = f"dice set by undo: {roll.high}-{roll.low}, the board unchanged"
-    st = _record(st, replace(last, dice=dice, play=text, flag=flag), out)
+    st = _record(st, replace(last, dice=roll, play=text, flag=flag), out)
     out.say.append(f"dice set right: {roll.high}-{roll.low} ({text})"
                    + ("; undo for other dice" if rest else ""))
     st = replace(st, alternatives=rest, verdict=None, last_points=())
@@ -1381,7 +1372,7 @@ def _double(st: RefereeState, out: _Out) -> RefereeState:
     if g is None or st.mode is not Mode.TO_ROLL:
         out.say.append("double: a double is offered before rolling, on one's own turn")
         return replace(st, message=("no double now",), sound=Sound.ASK)
-    st = _record(st, Doubled(player=g.turn.label), out)
+    st = _record(st, Doubled(player=g.turn), out)
     out.say.append(f"{_name(st, g.turn)} doubles to {g.cube.value * 2}")
     return replace(st, mode=Mode.DOUBLED, message=(f"double to {g.cube.value * 2}",
                                                    "take or drop?"))
@@ -1394,7 +1385,7 @@ def _resign(st: RefereeState, multiplier: int, out: _Out) -> RefereeState:
         out.say.append("resign: no game in progress (a game starts with the opening roll)")
         return replace(st, message=("no game to resign",), sound=Sound.ASK)
     who = g.decider
-    st = _record(st, Resigned(player=who.label, multiplier=multiplier), out)
+    st = _record(st, Resigned(player=who, multiplier=multiplier), out)
     out.say.append(f"{_name(st, who)} resigns")
     return _game_over(replace(st, dice=None, verdict=None), out)
 
@@ -1405,7 +1396,7 @@ def _answer(st: RefereeState, button: str, out: _Out) -> RefereeState:
         out.say.append(f"{button}: no double is offered")
         return replace(st, message=(f"no double to {button}",), sound=Sound.ASK)
     taker = g.turn.other
-    ev = {"take": Took, "drop": Dropped, "beaver": Beavered}[button](player=taker.label)
+    ev = {"take": Took, "drop": Dropped, "beaver": Beavered}[button](player=taker)
     st = _record(st, ev, out)
     g2 = st.match.game
     assert g2 is not None

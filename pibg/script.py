@@ -11,7 +11,7 @@ synthetic camera use it; :func:`observe_exact` reads a scene perfectly, for refe
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,7 +28,7 @@ from pibg.events import (
     Rolled,
     Took,
 )
-from pibg.match import MatchState, apply, color_of, effective_events
+from pibg.match import MatchState, apply, effective_events
 from pibg.moves import Dice
 from pibg.observation import BoardObservation, CubeRead, DieRead
 from pibg.position import Color, Position
@@ -59,8 +59,8 @@ class Scene:
     cube_owner: str = "center"
     hand: bool = False
     note: str = ""
-    roll: tuple[int, int] | None = None  # the throw being played (moved, illegal scenes)
-    mover: str | None = None  # who plays it
+    roll: Dice | None = None  # the throw being played (moved, illegal scenes)
+    mover: Color | None = None  # who plays it (who throws, in a roll scene)
 
     @classmethod
     def of(cls, kind: str, pos: Position, **kw: object) -> Scene:
@@ -171,23 +171,23 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
                     cv, co = _cube(before)
                     out.append(Scene.of("bump", bumped, cube_value=cv, cube_owner=co,
                                         note="a checker knocked off its point"))
-            out.append(_roll_scene(before, g0.position, ev.dice, mis, rng, out, ev.player))
+            out.append(_roll_scene(before, g0.position, (ev.dice.a, ev.dice.b), mis, rng, out,
+                                   ev.player))
         elif isinstance(ev, Moved):
             assert g0 is not None and g0.dice is not None
             cv, co = _cube(before)
             pos_before = g0.position
-            after = Position.from_id(ev.position_id, pos_before.turn)
             if mis.hand and rng.random() < mis.hand:
-                out.append(Scene.of("hand", pos_before, dice=ev.dice, hand=True, cube_value=cv,
-                                    cube_owner=co))
+                out.append(Scene.of("hand", pos_before, dice=(ev.dice.a, ev.dice.b), hand=True,
+                                    cube_value=cv, cube_owner=co))
             if mis.illegal and rng.random() < mis.illegal:
                 bad = illegal_variant(pos_before, g0.dice, rng)
                 if bad is not None:
                     out.append(Scene.of("illegal", bad, cube_value=cv, cube_owner=co,
                                         note="an illegal move, then put right",
-                                        roll=(g0.dice.a, g0.dice.b), mover=ev.player))
-            out.append(Scene.of("moved", after, cube_value=cv, cube_owner=co,
-                                roll=(int(ev.dice[0]), int(ev.dice[1])), mover=ev.player))
+                                        roll=g0.dice, mover=ev.player))
+            out.append(Scene.of("moved", ev.result, cube_value=cv, cube_owner=co, roll=ev.dice,
+                                mover=ev.player))
         elif isinstance(ev, Doubled):
             pending_double = ev
         elif isinstance(ev, Took) and pending_double is not None:
@@ -205,11 +205,9 @@ def table_script(events: Iterable[Event], mishaps: Mishaps | None = None) -> lis
     return out
 
 
-def _roll_scene(state: MatchState, pos: Position, dice: tuple[int, int] | Sequence[int],
-                mis: Mishaps, rng: random.Random, out: list[Action],
-                mover: str | None = None) -> Scene:
+def _roll_scene(state: MatchState, pos: Position, d: tuple[int, int], mis: Mishaps,
+                rng: random.Random, out: list[Action], mover: Color | None = None) -> Scene:
     cv, co = _cube(state)
-    d = (int(dice[0]), int(dice[1]))
     if mis.cocked and rng.random() < mis.cocked:
         out.append(Scene.of("cocked", pos, dice=d, cocked=True, cube_value=cv, cube_owner=co))
         out.append(Scene.of("roll", pos, cube_value=cv, cube_owner=co, note="picked up"))
@@ -287,16 +285,16 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
         this_game = events[starts[-1]:] if starts else events  # not the last game's end
         played = [e for e in this_game if isinstance(e, (Moved, Rolled))]
         last = played[-1] if played else None
-        if (isinstance(last, Moved) and last.player == scene.mover and not last.illegal
-                and last.play and sorted(last.dice) != sorted(scene.roll)
-                and state.mode is not Mode.RESYNC
-                and shows(Position.from_id(last.position_id, color_of(last.player)))):
+        if (isinstance(last, Moved) and last.player is scene.mover and not last.illegal
+                and last.play
+                and (last.dice.high, last.dice.low) != (scene.roll.high, scene.roll.low)
+                and state.mode is not Mode.RESYNC and shows(last.result)):
             return [ButtonPress("undo")]  # the play on the board, recorded with other dice
 
     v = state.verdict
     if state.mode in (Mode.ASK, Mode.ILLEGAL) and v is not None:
         if v.reroll is not None and v.play is not None and scene.roll is not None:
-            thrown = Dice.of(scene.roll)
+            thrown = scene.roll
             if ((v.reroll.high, v.reroll.low) == (thrown.high, thrown.low)
                     and shows(v.play.result)):
                 return [ButtonPress("confirm")]
@@ -317,8 +315,8 @@ def scenes_from_labels(truth: list[dict[str, Any]]) -> list[Scene]:
     cube) as :class:`Scene` objects, so that :func:`attentive` players can answer the referee
     at a recorded table; a moved or hand frame plays the throw of the roll frame before it."""
     out: list[Scene] = []
-    throw: tuple[int, int] | None = None
-    roller: str | None = None
+    throw: Dice | None = None
+    roller: Color | None = None
     for f in truth:
         bar = f["bar"] or {"white": 0, "black": 0}
         off = f["off"] or {"white": 0, "black": 0}
@@ -328,7 +326,8 @@ def scenes_from_labels(truth: list[dict[str, Any]]) -> list[Scene]:
                    (off["white"], off["black"]), values, bool(dice and dice["cocked"]),
                    f["cube"]["value"], f["cube"]["owner"], hand=f["kind"] == "hand")
         if f["kind"] == "roll" and dice:
-            throw, roller = values, dice["roller"]
+            throw = Dice(*values) if values and min(values) >= 1 else None
+            roller = {"white": Color.WHITE, "black": Color.BLACK}.get(dice["roller"])
             sc = replace(sc, mover=roller)
         if f["kind"] in ("moved", "hand"):
             sc = replace(sc, roll=throw, mover=roller)

@@ -24,7 +24,7 @@ from pibg.events import (
     Took,
 )
 from pibg.match import MatchState, Phase, apply
-from pibg.moves import Play
+from pibg.moves import Dice, Play
 from pibg.position import Color
 from pibg.rules import legal_plays
 
@@ -74,33 +74,30 @@ def random_match(seed: int, settings: MatchSettings | None = None, *,
                 me = g.turn
                 if (not g.crawford and g.cube.may_double(me) and rng.random() < double_rate
                         and (not s.cube_limit or g.cube.value * 2 <= s.cube_limit)):
-                    rec(Doubled(player=me.label))
+                    rec(Doubled(player=me))
                     r = rng.random()
                     if r < drop_rate:
-                        rec(Dropped(player=me.other.label))
+                        rec(Dropped(player=me.other))
                         break
                     if s.money and s.beaver and r > 0.9:
-                        rec(Beavered(player=me.other.label))
+                        rec(Beavered(player=me.other))
                     else:
-                        rec(Took(player=me.other.label))
-                d = (rng.randint(1, 6), rng.randint(1, 6))
-                rec(Rolled(player=me.label, dice=d))
+                        rec(Took(player=me.other))
+                d = Dice(rng.randint(1, 6), rng.randint(1, 6))
+                rec(Rolled(player=me, dice=d))
             g = state.game
             assert g is not None and g.dice is not None
             plays = legal_plays(g.position, g.dice)
             mover = g.turn
-            dice = (g.dice.a, g.dice.b)
             if plays:
                 # random players can block each other for ever: after 150 plays both race home
                 style = styles[int(mover is Color.BLACK)] if g.plays < 150 else "racer"
                 p = _pick(plays, style, rng)
-                rec(Moved(player=mover.label, dice=dice, play=str(p),
-                          position_id=p.result.position_id()))
+                rec(Moved(player=mover, dice=g.dice, play=str(p), result=p.result))
             else:
-                rec(Moved(player=mover.label, dice=dice, play="",
-                          position_id=g.position.position_id()))
+                rec(Moved(player=mover, dice=g.dice, play="", result=g.position))
     if state.over:
         winner = state.winner
         assert winner is not None
-        rec(MatchEnded(winner=winner.label, score=state.score))
+        rec(MatchEnded(winner=winner, score=state.score))
     return events

@@ -44,6 +44,7 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameState, MatchState, Phase, apply
+from pibg.moves import Dice
 from pibg.position import BAR, OFF, Color
 from pibg.record import (
     Action,
@@ -295,7 +296,7 @@ class _SgfReader:
             self.emit(OpeningRoll(white=hi if player is Color.WHITE else lo,
                                   black=lo if player is Color.WHITE else hi), off)
         else:
-            self.emit(Rolled(player.label, (max(d1, d2), min(d1, d2))), off)
+            self.emit(Rolled(player, Dice(max(d1, d2), min(d1, d2))), off)
         self.pending = off
 
     def settle(self) -> None:
@@ -313,8 +314,8 @@ class _SgfReader:
             raise self.fail(off, f"{what} (not allowed with strict reading)")
         self.warnings.append(f"{self.name}: line {line}: {what}")
         self.events.append(Noted(f"line {line}: {what}"))
-        self.emit(Moved(game.turn.label, (game.dice.high, game.dice.low), "",
-                        game.position.position_id(), illegal=True), off)
+        self.emit(Moved(game.turn, Dice(game.dice.high, game.dice.low), "", game.position,
+                        illegal=True), off)
 
     def action(self, player: Color, value: str, first: bool, off: int,
                comment: str = "") -> None:
@@ -325,7 +326,7 @@ class _SgfReader:
         v = value.strip().lower()
         if v in ("double", "take", "drop", "beaver"):
             cls = {"double": Doubled, "take": Took, "drop": Dropped, "beaver": Beavered}[v]
-            self.emit(cls(player.label), off)
+            self.emit(cls(player), off)
             return
         key = "W" if player is Color.WHITE else "B"
         m = re.fullmatch(r"([1-6])([1-6])([a-z]*)", v)
@@ -333,7 +334,7 @@ class _SgfReader:
             raise self.fail(off, f"{key}[{value}]: expected dice and point pairs like "
                                  f"W[31hefe], or double/take/drop")
         d1, d2 = int(m.group(1)), int(m.group(2))
-        dice = (max(d1, d2), min(d1, d2))
+        dice = Dice(max(d1, d2), min(d1, d2))
         letters = m.group(3)
         try:
             steps = [(_point(letters[i], player), _point(letters[i + 1], player))
@@ -348,20 +349,20 @@ class _SgfReader:
             if d1 == d2:
                 raise self.fail(off, f"opening roll {d1}{d2} is a double: expected two "
                                      f"different dice")
-            hi, lo = dice
+            hi, lo = dice.high, dice.low
             self.emit(OpeningRoll(white=hi if player is Color.WHITE else lo,
                                   black=lo if player is Color.WHITE else hi), off)
         else:
-            self.emit(Rolled(player.label, dice), off)
+            self.emit(Rolled(player, dice), off)
         try:
             play = resolve_any_order(self.game.position, dice, text)
         except PibgError as exc:
-            raise self.fail(off, f"{player.label} {dice[0]}{dice[1]}: {text or '(no move)'}: "
-                                 f"{exc}") from exc
+            raise self.fail(off, f"{player.label} {dice}: {text or '(no move)'}: {exc}"
+                            ) from exc
         lines = comment.splitlines()
         flag = next((x[len(IN_DOUBT):] for x in lines if x.startswith(IN_DOUBT)), "")
-        self.emit(Moved(player.label, dice, text, play.result.position_id(),
-                        dice_seen=DICE_NOT_SEEN not in lines, flag=flag), off)
+        self.emit(Moved(player, dice, text, play.result, dice_seen=DICE_NOT_SEEN not in lines,
+                        flag=flag), off)
 
     def finish(self, root: dict[str, list[str]], off: int) -> None:
         res = root.get("RE", [""])[0].strip()
@@ -378,7 +379,7 @@ class _SgfReader:
             if points % cube or not 1 <= points // cube <= 3:
                 raise self.fail(off, f"RE[{res}] with the cube at {cube}: a resignation "
                                      f"scores 1, 2 or 3 times the cube")
-            self.emit(Resigned(winner.other.label, points // cube), off)
+            self.emit(Resigned(winner.other, points // cube), off)
         if self.over():
             result = self.game.result
             assert result is not None
@@ -386,8 +387,7 @@ class _SgfReader:
                       or (m.group(1) == "W") != (result.winner is Color.WHITE)):
                 raise self.fail(off, f"RE[{res}]: the moves give {result.winner.label} "
                                      f"{result.points}")
-            self.events.append(GameEnded(result.winner.label, result.points,
-                                         result.termination))
+            self.events.append(GameEnded(result.winner, result.points, result.termination))
 
 
 def parse_sgf(text: str, name: str = "<sgf>", *, strict: bool = True,
@@ -432,7 +432,7 @@ def parse_sgf(text: str, name: str = "<sgf>", *, strict: bool = True,
         r.finish(root, off)
     assert r.state is not None
     if r.state.over and r.state.winner is not None:
-        r.events.append(MatchEnded(r.state.winner.label, r.state.score))
+        r.events.append(MatchEnded(r.state.winner, r.state.score))
     if warnings is not None:
         warnings.extend(r.warnings)
     return r.events

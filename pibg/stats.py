@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pibg.events import Event, OpeningRoll, Reread, Rolled
+from pibg.position import Color
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -166,7 +167,7 @@ class DiceStats:
     opening_dice: int
     faces: tuple[int, ...]
     doubles: int
-    by_player: dict[str, tuple[int, ...]]
+    by_player: dict[Color, tuple[int, ...]]
 
     @property
     def dice(self) -> int:
@@ -208,9 +209,9 @@ class DiceStats:
         lines.append("face   count   share  expected")
         for face, count in zip(FACES, self.faces, strict=True):
             lines.append(f"  {face}   {count:6d}  {count / n:6.1%}    {1 / 6:6.1%}")
-        for player, counts in sorted(self.by_player.items()):
-            lines.append(f"{player}: " + " ".join(f"{f}:{c}" for f, c in zip(FACES, counts,
-                                                                              strict=True)))
+        for player, counts in sorted(self.by_player.items(), key=lambda kv: kv[0].label):
+            faces = zip(FACES, counts, strict=True)
+            lines.append(f"{player.label}: " + " ".join(f"{f}:{c}" for f, c in faces))
         if self.rolls:
             lines.append(f"doubles: {self.doubles}/{self.rolls} = {self.doubles_rate:.1%} "
                          f"(fair: 16.7%, p = {self.doubles_p_value():.3f})")
@@ -228,10 +229,10 @@ class DiceStats:
 def dice_stats(events: Iterable[Event]) -> DiceStats:
     """Count the dice of every ``roll`` and ``opening_roll`` event."""
     faces = [0] * 6
-    players: dict[str, list[int]] = {}
+    players: dict[Color, list[int]] = {}
     rolls = doubles = opening = 0
 
-    def count(player: str, die: int, n: int = 1) -> None:
+    def count(player: Color, die: int, n: int = 1) -> None:
         if 1 <= die <= 6:
             faces[die - 1] += n
             players.setdefault(player, [0] * 6)[die - 1] += n
@@ -239,22 +240,20 @@ def dice_stats(events: Iterable[Event]) -> DiceStats:
     last: Rolled | None = None
     for ev in events:
         if isinstance(ev, Reread) and last is not None:  # the recorded roll was misread
-            a, b = last.dice
-            doubles -= a == b
-            count(last.player, a, -1)
-            count(last.player, b, -1)
+            doubles -= last.dice.is_double
+            count(last.player, last.dice.a, -1)
+            count(last.player, last.dice.b, -1)
             ev = last = Rolled(ev.player, ev.dice)
             rolls -= 1
         if isinstance(ev, Rolled):
             last = ev
-            a, b = ev.dice
             rolls += 1
-            doubles += a == b
-            count(ev.player, a)
-            count(ev.player, b)
+            doubles += ev.dice.is_double
+            count(ev.player, ev.dice.a)
+            count(ev.player, ev.dice.b)
         elif isinstance(ev, OpeningRoll):
-            count("white", ev.white)
-            count("black", ev.black)
+            count(Color.WHITE, ev.white)
+            count(Color.BLACK, ev.black)
             opening += 2
     return DiceStats(rolls, opening, tuple(faces), doubles,
                      {k: tuple(v) for k, v in players.items()})

@@ -131,9 +131,9 @@ def test_an_illegal_play_stands_once_the_opponent_rolls_on_it():
     assert st.mode is Mode.ILLEGAL
     st, evs, say, _fx = _hold(st, t + 3, bad, dice=(5, 2))
     moved = [e for e in evs if isinstance(e, Moved)]
-    assert len(moved) == 1 and moved[0].illegal and moved[0].player == "white"
+    assert len(moved) == 1 and moved[0].illegal and moved[0].player is Color.WHITE
     assert "the play stands" in moved[0].flag
-    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(5, 2)]
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(5, 2)]
     assert st.mode is Mode.MOVING and st.match.game is not None
     assert st.match.game.turn is Color.BLACK
     assert any("condoned" in line for line in say)
@@ -167,9 +167,10 @@ def test_a_careless_play_made_with_dice_nobody_saw_stands_once_the_opponent_thro
     assert st.mode is Mode.RESYNC
     st, evs, _ = _hold(st, t + 6, careless, dice=(5, 2))[:3]
     moved = [e for e in evs if isinstance(e, Moved)]
-    assert len(moved) == 1 and moved[0].player == "black" and moved[0].illegal
+    assert len(moved) == 1 and moved[0].player is Color.BLACK and moved[0].illegal
     assert not moved[0].dice_seen and "the play stands" in moved[0].flag
-    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)][-1] == ("white", (5, 2))
+    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)][-1] == (
+        Color.WHITE, Dice(5, 2))
     assert st.mode is Mode.MOVING
 
 
@@ -236,7 +237,7 @@ def test_drop_ends_game_and_announces():
     res = step(step(st, Press(t + 3, "double")).state, Press(t + 4, "drop"))
     assert any(isinstance(e, Dropped) for e in res.events)
     end = next(e for e in res.events if isinstance(e, GameEnded))
-    assert end.winner == "black" and end.points == 1
+    assert end.winner is Color.BLACK and end.points == 1
     assert res.state.mode is Mode.GAME_OVER and res.state.match.score == (0, 1)
 
 

@@ -15,6 +15,7 @@ from pibg.events import (
     Rolled,
 )
 from pibg.match import replay
+from pibg.moves import Dice
 from pibg.observation import BoardObservation, DieRead, RegionRead
 from pibg.position import Color, Position
 from pibg.referee import Frame, Mode, Press, RefereeConfig, new_match, step
@@ -53,7 +54,7 @@ def _at_black_roll(conf: float = 1.0, roll=(5, 3)):
     """White opened 3-1 (8/5 6/5); Black's roll lies on the board, read as ``roll``."""
     st, black = _after_opening()
     st, evs, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=_dice(*roll, conf)))
-    assert any(isinstance(e, Rolled) and e.dice == roll for e in evs)
+    assert any(isinstance(e, Rolled) and e.dice == Dice(*roll) for e in evs)
     return st, black
 
 
@@ -65,7 +66,7 @@ def test_dice_read_again_before_the_move_replaces_the_roll():
     for t in (8.0, 8.4, 8.8, 9.2, 10.3):
         res = step(st, Frame(t, BoardObservation.exact(black.signed(), dice=_dice(6, 3))))
         st, evs = res.state, evs + list(res.events)
-    assert [e for e in evs if isinstance(e, Reread)] == [Reread("black", (6, 3))]
+    assert [e for e in evs if isinstance(e, Reread)] == [Reread(Color.BLACK, Dice(6, 3))]
     assert st.mode is Mode.MOVING and st.dice is not None and st.dice.high == 6
     moved = resolve(black, (6, 3), "24/18 13/10").result
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
@@ -86,7 +87,7 @@ def test_confident_misread_is_flagged_and_confirm_sets_the_dice_right():
     res = step(st, Press(10, "confirm"))
     assert [type(e) for e in res.events] == [Reread, Moved]
     mv = res.events[1]
-    assert isinstance(mv, Moved) and mv.dice == (6, 3) and not mv.illegal
+    assert isinstance(mv, Moved) and mv.dice == Dice(6, 3) and not mv.illegal
     assert mv.play == "24/18 13/10"
     assert res.state.mode is Mode.TO_ROLL
 
@@ -102,7 +103,7 @@ def test_unsure_misread_is_settled_by_the_board_and_marked():
     assert not [e for e in evs if isinstance(e, IllegalFlagged)]
     assert [type(e) for e in evs] == [Reread, Moved]
     mv = evs[1]
-    assert isinstance(mv, Moved) and mv.dice == (6, 3) and mv.play == "24/18 13/10"
+    assert isinstance(mv, Moved) and mv.dice == Dice(6, 3) and mv.play == "24/18 13/10"
     assert not mv.dice_seen and "dice read 5-3 unsurely" in mv.flag
     assert any("24/18 13/10 (dice read 5-3 unsurely" in line for line in say)
 
@@ -117,7 +118,7 @@ def test_a_wrong_move_that_fits_no_roll_is_plainly_illegal():
     assert any(isinstance(e, IllegalFlagged) for e in evs)
     res = step(st, Press(10, "confirm"))  # condoned: kept as played, the roll unchanged
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.illegal and mv.dice == (5, 3)
+    assert mv.illegal and mv.dice == Dice(5, 3)
 
 
 def test_opening_roll_misread_fixed_by_confirm():
@@ -141,7 +142,7 @@ def test_board_misread_at_the_throw_does_not_lose_the_turn():
     misread[5] -= 1  # White's 6-point read one short, with the dice down
     st, evs, _ = _feed(st, 6, BoardObservation.exact(misread, dice=_dice(6, 4)))
     assert st.mode is Mode.RESYNC
-    assert [e.dice for e in evs if isinstance(e, Rolled)] == [(6, 4)]
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(6, 4)]
     moved = resolve(black, (6, 4), "24/14").result
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
@@ -175,7 +176,7 @@ def test_die_read_as_cocked_then_played_is_settled_by_the_board():
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert st.mode is Mode.TO_ROLL
     assert [type(e) for e in evs] == [Rolled, Moved]
-    assert evs[0] == Rolled("black", (6, 3))
+    assert evs[0] == Rolled(Color.BLACK, Dice(6, 3))
     assert isinstance(evs[1], Moved) and not evs[1].dice_seen and evs[1].flag
 
 
@@ -188,7 +189,7 @@ def test_dice_after_an_unseen_move_are_not_taken_for_the_player_on_turn():
     white = moved.with_turn(Color.WHITE)
     st, evs, _ = _feed(st, 6, BoardObservation.exact(white.signed(), dice=_dice(4, 2)))
     rolls = [(e.player, e.dice) for e in evs if isinstance(e, Rolled)]
-    assert rolls == [("black", (6, 3)), ("white", (4, 2))]
+    assert rolls == [(Color.BLACK, Dice(6, 3)), (Color.WHITE, Dice(4, 2))]
     mv = next(e for e in evs if isinstance(e, Moved))
     assert mv.play == "24/18 13/10" and not mv.dice_seen
     assert st.mode is Mode.MOVING
@@ -219,7 +220,7 @@ def test_a_turn_settled_by_the_board_then_taken_back_with_undo():
     assert st.mode is Mode.RESYNC and not [e for e in evs if isinstance(e, Moved)]
     st = step(st, Press(11, "undo")).state
     st, evs, _ = _feed(st, 12, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
-    assert [e.dice for e in evs if isinstance(e, (Rolled, Reread))] == [(5, 2)]
+    assert [e.dice for e in evs if isinstance(e, (Rolled, Reread))] == [Dice(5, 2)]
     assert st.mode is Mode.MOVING and st.dice is not None and st.dice.high == 5
 
 
@@ -252,7 +253,7 @@ def test_one_die_not_found_then_played_is_settled_by_the_board():
     assert not any(isinstance(e, Rolled) for e in evs) and st.mode is Mode.TO_ROLL
     moved = resolve(black, (3, 1), "24/23 13/10").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert evs[0] == Rolled("black", (3, 1))
+    assert evs[0] == Rolled(Color.BLACK, Dice(3, 1))
     assert [e.play for e in evs if isinstance(e, Moved)] == ["24/23 13/10"]
     assert any("dice read 3 unsurely" in line for line in say)
 
@@ -290,7 +291,7 @@ def test_a_play_made_with_dice_nobody_saw_is_settled_by_the_board():
     st, black = _after_opening()
     moved = resolve(black, (6, 5), "24/13").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert evs[0] == Rolled("black", (6, 5))
+    assert evs[0] == Rolled(Color.BLACK, Dice(6, 5))
     mv = next(e for e in evs if isinstance(e, Moved))
     assert not mv.dice_seen and mv.flag == "dice not seen"
     assert any("dice not seen" in line for line in say)
@@ -314,8 +315,8 @@ def test_throws_that_make_the_same_board_record_the_likeliest_and_name_the_other
     signed[22], signed[23] = 0, 0  # both borne off with dice nobody saw
     st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, off=(14, 15)))
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.position_id and not mv.dice_seen and "the board fits" in mv.flag
-    assert "1-1" in mv.flag and mv.dice[0] != mv.dice[1]
+    assert mv.result.turn is mv.player and not mv.dice_seen and "the board fits" in mv.flag
+    assert "1-1" in mv.flag and not mv.dice.is_double
     assert st.mode is Mode.GAME_OVER
 
 
@@ -339,9 +340,9 @@ def test_a_pass_with_a_die_not_found_is_asked_about():
     st = step(st, Press(14, "undo")).state
     assert st.message[0] == "played 5-2?"
     res = step(st, Press(15, "confirm"))
-    assert res.events[0] == Rolled("black", (5, 2))
+    assert res.events[0] == Rolled(Color.BLACK, Dice(5, 2))
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.player == "black" and mv.play == "" and mv.dice == (5, 2)
+    assert mv.player is Color.BLACK and mv.play == "" and mv.dice == Dice(5, 2)
     assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
     assert res.state.match.game.turn is Color.WHITE
 
@@ -357,7 +358,7 @@ def test_a_pass_with_dice_read_that_could_move_offers_the_throws_that_cannot():
     st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
     st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
     st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1), dice=_dice(6, 4)))
-    assert any(isinstance(e, Rolled) and e.dice == (6, 4) for e in evs)
+    assert any(isinstance(e, Rolled) and e.dice == Dice(6, 4) for e in evs)
     st, evs, _ = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))  # dice lifted
     assert st.mode is Mode.ILLEGAL
     flag = next(e for e in evs if isinstance(e, IllegalFlagged))
@@ -369,9 +370,9 @@ def test_a_pass_with_dice_read_that_could_move_offers_the_throws_that_cannot():
         st = res.state
         assert st.message[:2] == (shown, "no move") and not res.events  # nothing taken back
     res = step(st, Press(18, "confirm"))
-    assert res.events[0] == Reread("black", (4, 4))
+    assert res.events[0] == Reread(Color.BLACK, Dice(4, 4))
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.player == "black" and mv.play == "" and mv.dice == (4, 4) and not mv.illegal
+    assert mv.player is Color.BLACK and mv.play == "" and mv.dice == Dice(4, 4) and not mv.illegal
     assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
     assert res.state.match.game.turn is Color.WHITE
 
@@ -402,9 +403,9 @@ def test_a_loose_fit_with_unsure_dice_is_settled_by_the_throw_the_board_fits():
     unsurely, the likelier story is a misread die, recorded with the dice marked."""
     (_st, evs, _say), _black, moved = _doubted(conf=0.6)
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.dice == (4, 3) and mv.position_id == moved.position_id()
+    assert mv.dice == Dice(4, 3) and mv.result == moved
     assert not mv.dice_seen and "dice read 4-1 unsurely" in mv.flag
-    assert any(isinstance(e, Reread) and e.dice == (4, 3) for e in evs)
+    assert any(isinstance(e, Reread) and e.dice == Dice(4, 3) for e in evs)
 
 
 def test_a_loose_fit_with_sure_dice_is_recorded():
@@ -412,8 +413,8 @@ def test_a_loose_fit_with_sure_dice_is_recorded():
     best fit among theirs, recorded."""
     (st, evs, _), black, _ = _doubted(conf=1.0)
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.dice == (4, 1)
-    assert mv.position_id == resolve(black, (4, 1), "24/23 13/9").result.position_id()
+    assert mv.dice == Dice(4, 1)
+    assert mv.result == resolve(black, (4, 1), "24/23 13/9").result
     assert st.mode is Mode.TO_ROLL
 
 
@@ -427,9 +428,9 @@ def test_a_wrong_reread_is_undone_by_the_board():
     assert st.dice is not None and (st.dice.high, st.dice.low) == (5, 3)
     moved = resolve(black, (6, 3), "24/18 13/10").result
     st, evs, say = _feed(st, 11, BoardObservation.exact(moved.signed()))
-    assert [e for e in evs if isinstance(e, Reread)] == [Reread("black", (6, 3))]
+    assert [e for e in evs if isinstance(e, Reread)] == [Reread(Color.BLACK, Dice(6, 3))]
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.dice == (6, 3) and mv.position_id == moved.position_id() and not mv.illegal
+    assert mv.dice == Dice(6, 3) and mv.result == moved and not mv.illegal
     assert not [e for e in evs if isinstance(e, IllegalFlagged)]
     assert st.mode is Mode.TO_ROLL
     assert any("first read" in line for line in say)
@@ -448,10 +449,11 @@ def test_the_games_last_play_unseen_before_the_board_is_set_up_again():
     st, _, _ = _feed(st, 6, BoardObservation.exact(signed, off=(0, 14)))
     st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
     st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, off=(0, 14), dice=_dice(3, 1)))
-    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)] == [("black", (3, 1))]
+    assert [(e.player, e.dice) for e in evs if isinstance(e, Rolled)] == [
+        (Color.BLACK, Dice(3, 1))]
     st, evs, say = _feed(st, 12, BoardObservation.exact(START.signed()))
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.player == "black" and "not seen" in mv.flag
-    assert any(isinstance(e, GameEnded) and e.winner == "black" for e in evs)
+    assert mv.player is Color.BLACK and "not seen" in mv.flag
+    assert any(isinstance(e, GameEnded) and e.winner is Color.BLACK for e in evs)
     assert any(isinstance(e, GameStarted) for e in evs)
     assert any("set up for the next game" in line for line in say)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pibg.commands import add_out, need_out
+from pibg.events import Event
 from pibg.exc import JournalError, RecordError
 from pibg.journal import Journal
 from pibg.match import MatchState, Phase
@@ -158,7 +160,7 @@ def _refuse_existing(out: Path) -> None:
                            f"--force to replace it")
 
 
-def _write_journal(out: Path, events: list[Any], date: str | None, *,
+def _write_journal(out: Path, events: Sequence[Event], date: str | None, *,
                    force: bool = False) -> MatchState:
     """Write the journal whole or not at all: into a temporary file beside ``out``, then
     renamed over it; on any failure (a full disk) nothing is left, and a retry starts clean.

@@ -127,7 +127,7 @@ def _journal_summary(path: Path) -> dict[str, Any]:
             "doubles_rate": round(stats.doubles_rate, 4),
             "chi2": round(stats.chi2, 3),
             "p_value": round(stats.p_value, 4),
-            "by_player": {k: list(v) for k, v in stats.by_player.items()},
+            "by_player": {k.label: list(v) for k, v in stats.by_player.items()},
             "report": stats.report(),
         },
     }

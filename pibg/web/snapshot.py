@@ -69,33 +69,33 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
             text = ev.play or "(no move)"
             if ev.illegal:
                 text = "(illegal play, condoned)"
-            entry = {"kind": "play", "player": ev.player, "dice": list(ev.dice),
+            entry = {"kind": "play", "player": ev.player.label, "dice": [ev.dice.a, ev.dice.b],
                      "text": text, "illegal": ev.illegal, "dice_seen": ev.dice_seen,
                      "flag": ev.flag}
         elif isinstance(ev, Doubled):
-            entry = {"kind": "double", "player": ev.player, "text": "doubles"}
+            entry = {"kind": "double", "player": ev.player.label, "text": "doubles"}
         elif isinstance(ev, Took):
-            entry = {"kind": "take", "player": ev.player, "text": "takes"}
+            entry = {"kind": "take", "player": ev.player.label, "text": "takes"}
         elif isinstance(ev, Dropped):
-            entry = {"kind": "drop", "player": ev.player, "text": "drops"}
+            entry = {"kind": "drop", "player": ev.player.label, "text": "drops"}
         elif isinstance(ev, Beavered):
-            entry = {"kind": "beaver", "player": ev.player, "text": "beavers"}
+            entry = {"kind": "beaver", "player": ev.player.label, "text": "beavers"}
         elif isinstance(ev, Resigned):
-            entry = {"kind": "resign", "player": ev.player,
+            entry = {"kind": "resign", "player": ev.player.label,
                      "text": f"resigns ({ev.multiplier})"}
         elif isinstance(ev, IllegalFlagged):
-            entry = {"kind": "illegal", "player": ev.player,
+            entry = {"kind": "illegal", "player": ev.player.label,
                      "text": "ILLEGAL: " + "; ".join(ev.reasons)}
         elif isinstance(ev, Corrected):
-            entry = {"kind": "corrected", "player": ev.player, "text": "corrected"}
+            entry = {"kind": "corrected", "player": ev.player.label, "text": "corrected"}
         elif isinstance(ev, SetUp):
-            entry = {"kind": "setup", "player": ev.turn,
-                     "text": f"position set up ({ev.position_id})"}
+            entry = {"kind": "setup", "player": ev.position.turn.label,
+                     "text": f"position set up ({ev.position.position_id()})"}
         elif isinstance(ev, GameEnded):
-            entry = {"kind": "game_end", "player": ev.winner,
+            entry = {"kind": "game_end", "player": ev.winner.label,
                      "text": f"wins {ev.points} ({ev.termination})"}
         elif isinstance(ev, MatchEnded):
-            entry = {"kind": "match_end", "player": ev.winner,
+            entry = {"kind": "match_end", "player": ev.winner.label,
                      "text": f"wins the match {ev.score[0]}-{ev.score[1]}"}
         elif isinstance(ev, (OpeningRoll, Rolled)):
             continue  # the dice are shown with the play

@@ -61,8 +61,8 @@ def test_killed_and_restarted_service_finishes_the_match(tmp_path: Path):
     assert len(folders) == 1  # the same match was resumed, not a new one started
     assert journal.read_bytes().count(b"\n") > before
     mat = read_mat(journal.parent / "match.mat")
-    want = [(e.player, e.position_id) for e in effective_events(events) if isinstance(e, Moved)]
-    got = [(e.player, e.position_id) for e in effective_events(mat) if isinstance(e, Moved)]
+    want = [(e.player, e.result) for e in effective_events(events) if isinstance(e, Moved)]
+    got = [(e.player, e.result) for e in effective_events(mat) if isinstance(e, Moved)]
     assert got == want
     assert shown and any(line.startswith("erin") for e in shown for line in e.display)
 

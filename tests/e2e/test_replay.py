@@ -13,7 +13,7 @@ import pytest
 
 from pibg.app import DEMO_MISHAPS, Held, demo_events, replay
 from pibg.events import Corrected, IllegalFlagged, Moved, Resigned
-from pibg.match import color_of, effective_events
+from pibg.match import effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
 from pibg.position import Position
@@ -34,7 +34,7 @@ def _run(events, mishaps, out: Path):
 
 def _positions(events):
     """Every (player, dice, resulting position) of the effective plays, plus the score."""
-    plays = [(e.player, tuple(sorted(e.dice)), e.position_id)
+    plays = [(e.player, (e.dice.low, e.dice.high), e.result)
              for e in effective_events(events) if isinstance(e, Moved)]
     return plays, replay_match(events).score
 
@@ -116,7 +116,7 @@ def _misreading(scene: Scene, rng) -> object:
     obs = observe_exact(scene)
     if scene.kind != "roll" or not obs.dice or scene.mover is None or scene.dice is None:
         return obs
-    pos = Position.from_signed(scene.points, scene.bar, turn=color_of(scene.mover))
+    pos = Position.from_signed(scene.points, scene.bar, turn=scene.mover)
     r = rng.random()
     # (a throw with no legal move is lifted at once: the board cannot tell its value, nor
     # whether it was thrown again after a die read as leaning, so misreading it is left to
@@ -166,14 +166,14 @@ def test_players_answer_the_referee_through_misreadings(shared, tmp_path: Path, 
                  observe=lambda _img: _misreading(next(feed), rng), respond=players)
     (got, got_score), (want, want_score) = _positions(read_mat(res.mat)), _positions(events)
     assert got_score == want_score
-    assert [(p, pid) for p, _, pid in got] == [(p, pid) for p, _, pid in want]
+    assert [(p, after) for p, _, after in got] == [(p, after) for p, _, after in want]
     # the dice are right too, but where the record says they were inferred (other throws
     # make the same board) or for a game's last throw misread as another that bears off the
     # same way: nobody undoes a game already won, and the score is the same
     journal = [e for e in effective_events(res.state.events) if isinstance(e, Moved)]
-    for mv, (player, dice, pid), (_, true_dice, _) in zip(journal, got, want, strict=True):
+    for mv, (player, dice, after), (_, true_dice, _) in zip(journal, got, want, strict=True):
         if dice != true_dice:
-            done = Position.from_id(pid, color_of(player)).off(color_of(player)) == 15
+            done = after.off(player) == 15
             assert done or (not mv.dice_seen and mv.flag), (mv, true_dice)
 
 

@@ -67,9 +67,9 @@ def test_sigkill_mid_match_then_restart_finishes_the_same_match(tmp_path: Path,
     assert "resumed" in done.stdout
     assert len(list((tmp_path / "records").glob("*/match.jsonl"))) == 1
     mat = read_mat(journals[0].parent / "match.mat")
-    want = [(e.player, e.position_id) for e in effective_events(demo_events())
+    want = [(e.player, e.result) for e in effective_events(demo_events())
             if isinstance(e, Moved)]
-    got = [(e.player, e.position_id) for e in effective_events(mat) if isinstance(e, Moved)]
+    got = [(e.player, e.result) for e in effective_events(mat) if isinstance(e, Moved)]
     assert got == want
 
 

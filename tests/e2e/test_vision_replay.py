@@ -19,7 +19,7 @@ import pytest
 from pibg.app import folder_frames, open_replay_source, replay
 from pibg.events import IllegalFlagged, MatchSettings, Moved
 from pibg.infer import Outcome, judge
-from pibg.match import agreeing, color_of, effective_events
+from pibg.match import agreeing, effective_events
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat
 from pibg.observation import BoardObservation
@@ -28,8 +28,8 @@ from pibg.script import Mishaps, Scene, attentive, scenes_from_labels, table_scr
 from tests.conftest import shared_path
 
 
-def _plays(events) -> list[tuple[str, str]]:
-    return [(e.player, e.position_id) for e in effective_events(events)
+def _plays(events) -> list[tuple[Color, Position]]:
+    return [(e.player, e.result) for e in effective_events(events)
             if isinstance(e, Moved)]
 
 
@@ -85,8 +85,8 @@ def _run_golden(name: str) -> dict[str, object]:
         written = read_mat(res.mat)
     flags: dict[object, tuple[str, ...]] = {}
     for e in res.state.events:
-        if isinstance(e, IllegalFlagged) and e.seen_position_id:
-            pos = Position.from_id(e.seen_position_id, color_of(e.player))
+        if isinstance(e, IllegalFlagged) and e.seen is not None:
+            pos = e.seen
             flags.setdefault(
                 (pos.signed(), (pos.bar(Color.WHITE), pos.bar(Color.BLACK))), e.reasons)
     return {"plays": (_plays(written), _plays(events)),
@@ -119,9 +119,8 @@ def test_golden_matches_through_sim_and_vision(golden_runs, name: str):
     flags, planted = run["flags"], run["planted"]
     for before, bad in planted:
         assert _board(bad) in flags, f"planted illegal move not flagged: {bad.note}"
-        mover = Color.WHITE if bad.mover == "white" else Color.BLACK
-        assert bad.roll is not None
-        start = Position.from_signed(before.points, before.bar, before.off, mover)
+        assert bad.roll is not None and bad.mover is not None
+        start = Position.from_signed(before.points, before.bar, before.off, bad.mover)
         want = judge(start, bad.roll, BoardObservation.exact(bad.points, bad.bar, bad.off))
         assert want.outcome is Outcome.ILLEGAL
         assert flags[_board(bad)][0] == want.reasons[0]

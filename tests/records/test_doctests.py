@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["pibg.journal", "pibg.stats", "pibg.sgf", "pibg.matfile"])
+@pytest.mark.parametrize("name", ["pibg.events", "pibg.journal", "pibg.stats", "pibg.sgf",
+                                  "pibg.matfile"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -119,8 +120,7 @@ def test_dice_not_seen_and_doubt_travel_through_sgf_and_mat() -> None:
     k = [i for i, e in enumerate(events) if isinstance(e, Moved)][3]
     ev = events[k]
     assert isinstance(ev, Moved)
-    events[k] = Moved(ev.player, ev.dice, ev.play, ev.position_id, dice_seen=False,
-                      flag="hand over the board")
+    events[k] = replace(ev, dice_seen=False, flag="hand over the board")
     sgf = dumps_sgf(events)
     assert "C[dice not seen: inferred from the board\nin doubt: hand over the board]" in sgf
     back = [e for e in parse_sgf(sgf) if isinstance(e, Moved)]
@@ -128,6 +128,6 @@ def test_dice_not_seen_and_doubt_travel_through_sgf_and_mat() -> None:
     assert all(e.dice_seen and not e.flag for i, e in enumerate(back) if i != 3)
     mat = dumps_mat(events)
     assert mat == dumps_mat(read_mat(DATA / "m005_3pt.mat"))  # the dice are written as usual
-    assert [(e.dice, e.position_id) for e in parse_mat(mat) if isinstance(e, Moved)] == [
-        (e.dice, e.position_id) for e in back]
+    assert [(e.dice, e.result) for e in parse_mat(mat) if isinstance(e, Moved)] == [
+        (e.dice, e.result) for e in back]
     assert match_record(events).games[0].actions[3].comment.startswith("dice not seen")

@@ -22,7 +22,9 @@ from pibg.events import (
 )
 from pibg.exc import JournalError
 from pibg.gnubg_oracle import random_match
-from pibg.journal import Journal, encode_line, read_events
+from pibg.journal import Journal, encode_line, event_to_json, read_events
+from pibg.moves import Dice
+from pibg.position import Color, Position
 
 
 def _events() -> list:
@@ -30,7 +32,7 @@ def _events() -> list:
         MatchStarted(MatchSettings(length=3, white="Ann", black="Bob")),
         GameStarted(),
         OpeningRoll(3, 1),
-        Moved("white", (3, 1), "8/5 6/5", "4HPwATDg2+ABMA"),
+        Moved(Color.WHITE, Dice(3, 1), "8/5 6/5", Position.from_id("4HPwATDg2+ABMA")),
     ]
 
 
@@ -50,12 +52,12 @@ def test_append_and_reopen(tmp_path: Path) -> None:
 
 
 def test_line_format_is_event_json_plus_seq(tmp_path: Path) -> None:
-    ev = Rolled("black", (6, 5))
+    ev = Rolled(Color.BLACK, Dice(6, 5))
     line = encode_line(7, ev)
-    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert line == b'{"seq":7,"event":"roll","player":"black","dice":[6,5]}\n'
     obj = json.loads(line)
     assert obj.pop("seq") == 7
-    assert obj == ev.to_json()
+    assert obj == event_to_json(ev)
 
 
 def test_replay_gives_match_state(tmp_path: Path) -> None:
@@ -81,7 +83,7 @@ def test_torn_tail_without_newline_is_cut_and_kept(tmp_path: Path, tail: bytes) 
     with Journal.open(path) as j:
         assert j.events() == _events()
         assert j.recovery is not None and "torn" in j.recovery and "4 complete" in j.recovery
-        assert j.append(Rolled("black", (2, 1))) == 5
+        assert j.append(Rolled(Color.BLACK, Dice(2, 1))) == 5
     assert (tmp_path / "m.jsonl.torn-1").read_bytes() == tail
     assert path.read_bytes().startswith(good)
     assert len(read_events(path)) == 5
@@ -138,7 +140,7 @@ def test_replay_error_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "m.jsonl"
     with Journal.open(path) as j:
         j.extend(_events()[:3])
-        j.append(Moved("white", (3, 1), "8/4", "4HPwATDgc/ABMA"))
+        j.append(Moved(Color.WHITE, Dice(3, 1), "8/4", Position.from_id("4HPwATDgc/ABMA")))
     with pytest.raises(JournalError, match=r"m\.jsonl: line 4: "):
         Journal.open(path).replay()
 

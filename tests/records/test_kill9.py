@@ -26,12 +26,13 @@ PER_JOURNAL = 5
 
 MAKE = '''
 from pibg.events import IllegalFlagged
+from pibg.position import Color
 
 def make(seq):
     # sizes from a few bytes to 2 MB, so that kills land inside large writes too
     size = (seq * 7919) % 5
     n = (0, 10, 2_000, 200_000, 2_000_000)[size]
-    return IllegalFlagged("white" if seq % 2 else "black", f"id{seq}", ("x" * n, str(seq)))
+    return IllegalFlagged(Color.WHITE if seq % 2 else Color.BLACK, None, ("x" * n, str(seq)))
 '''
 
 CHILD = MAKE + '''
@@ -145,13 +146,14 @@ def test_every_acknowledged_event_is_synced_before_append_returns(tmp_path: Path
     the journal's writes, truncations and syncs is checked as a power cut."""
     import pibg.journal as journal_module
     from pibg.events import IllegalFlagged
+    from pibg.position import Color
 
     path = tmp_path / "match.jsonl"
     disk = _Disk(os, path)
     monkeypatch.setattr(journal_module, "os", disk)
     with Journal.open(path) as j:
         for seq in range(1, 21):
-            j.append(IllegalFlagged("white" if seq % 2 else "black", f"id{seq}", ("x", str(seq))))
+            j.append(IllegalFlagged(Color.WHITE if seq % 2 else Color.BLACK, None, ("x", str(seq))))
             disk.acknowledged = seq
             disk.check()
     # and after a torn tail is set aside at open, the cut is synced too
@@ -160,7 +162,7 @@ def test_every_acknowledged_event_is_synced_before_append_returns(tmp_path: Path
     disk.cached = bytearray(path.read_bytes())
     disk.durable = bytes(disk.cached)
     with Journal.open(path) as j:
-        j.append(IllegalFlagged("white", "id21", ("x", "21")))
+        j.append(IllegalFlagged(Color.WHITE, None, ("x", "21")))
         disk.acknowledged = 21
         disk.check()
     assert disk.checked > 40

@@ -25,8 +25,10 @@ from pibg.exc import RecordError
 from pibg.gnubg_oracle import random_match
 from pibg.match import replay
 from pibg.matfile import dumps_mat, parse_mat, read_mat, write_mat
-from pibg.position import Color
+from pibg.moves import Dice
+from pibg.position import Color, Position
 from pibg.record import match_record
+from pibg.rules import resolve
 
 from .conftest import DATA
 
@@ -60,7 +62,8 @@ def test_import_gives_events_that_replay() -> None:
     assert isinstance(events[1], GameStarted)
     # judy (right column) opens with 32: White's die 2, Black's die 3
     assert events[2] == OpeningRoll(white=2, black=3)
-    assert events[3] == Moved("black", (3, 2), "24/21 13/11", events[3].position_id)  # type: ignore[attr-defined]
+    after = resolve(Position.start(Color.BLACK), (3, 2), "24/21 13/11").result
+    assert events[3] == Moved(Color.BLACK, Dice(3, 2), "24/21 13/11", after)
     kinds = [type(e) for e in events]
     for cls in (Rolled, Doubled, Took, Dropped, Resigned, GameEnded, MatchEnded):
         assert cls in kinds
@@ -68,14 +71,14 @@ def test_import_gives_events_that_replay() -> None:
     assert state.score == (1, 6) and state.over and state.winner is Color.BLACK
     assert [(g.winner, g.points, g.termination) for g in state.games] == [
         (Color.BLACK, 2, "drop"), (Color.WHITE, 1, "drop"), (Color.BLACK, 4, "resign")]
-    assert events[-1] == MatchEnded("black", (1, 6))
+    assert events[-1] == MatchEnded(Color.BLACK, (1, 6))
 
 
 def test_no_move_turns_are_kept() -> None:
     events = read_mat(DATA / "m001_5pt.mat")
     dances = [e for e in events if isinstance(e, Moved) and not e.play]
     assert len(dances) >= 3
-    assert all(d.position_id for d in dances)
+    assert all(d.result.turn is d.player for d in dances)
 
 
 def test_crawford_game_follows_from_the_score() -> None:
@@ -152,7 +155,7 @@ def test_resignation_inferred_from_a_win_without_bear_off() -> None:
             "  1) 31: 8/5 6/5                  \n"
             "                                  Wins 2 points\n")
     events = parse_mat(text)
-    assert Resigned("white", 2) in events
+    assert Resigned(Color.WHITE, 2) in events
     assert replay(events).score == (0, 2)
 
 
@@ -237,9 +240,10 @@ def test_unwritable_events_are_warned_not_hidden() -> None:
 
     events, _ = random_match(2, length=3)
     k = next(i for i, e in enumerate(events) if isinstance(e, Rolled))
-    pid = events[k + 1].position_id  # type: ignore[attr-defined]
+    moved = events[k + 1]
+    assert isinstance(moved, Moved)
     # a resync to the position the play led to, with the other side on roll
-    edited = [*events[: k + 2], SetUp(pid, "white" if events[k].player == "black" else "black")]
+    edited = [*events[: k + 2], SetUp(moved.result.swap_turn())]
     rec = match_record(edited)
     assert any("resynced" in w for w in rec.warnings)
     assert match_record(events).warnings == []
@@ -248,12 +252,13 @@ def test_unwritable_events_are_warned_not_hidden() -> None:
 def test_resignation_by_the_side_not_on_turn() -> None:
     events, _ = random_match(2, length=3)
     k = next(i for i, e in enumerate(events) if isinstance(e, Rolled))
-    player = events[k].player  # type: ignore[attr-defined]
-    other = "white" if player == "black" else "black"
+    rolled = events[k]
+    assert isinstance(rolled, Rolled)
+    player = rolled.player
     cut = [*events[: k + 2], Resigned(player, 1)]  # after the play, the other side is on turn
     rec = match_record(cut)
     act = rec.games[0].actions[-1]
-    assert act.kind == "resign" and act.player.label == player
-    assert rec.games[0].result is not None and rec.games[0].result.winner.label == other
+    assert act.kind == "resign" and act.player is player
+    assert rec.games[0].result is not None and rec.games[0].result.winner is player.other
     back = parse_mat(dumps_mat(rec))
     assert replay(back).score == replay(cut).score

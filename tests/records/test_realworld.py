@@ -18,6 +18,8 @@ import pytest
 from pibg.events import Moved, Noted, Resigned, Rolled
 from pibg.exc import RecordError
 from pibg.matfile import parse_mat, read_mat, write_mat
+from pibg.moves import Dice
+from pibg.position import Color, Position
 from pibg.record import match_record
 from pibg.sgf import read_sgf, write_sgf
 
@@ -38,8 +40,8 @@ def _read(path: Path, strict: bool = False, warnings: list[str] | None = None) -
     return reader(path, strict=strict, warnings=warnings)
 
 
-def _plays(events: list[Any]) -> list[tuple[str, tuple[int, int], str]]:
-    return [(e.player, tuple(sorted(e.dice)), e.position_id) for e in events
+def _plays(events: list[Any]) -> list[tuple[Color, tuple[int, int], Position]]:
+    return [(e.player, (e.dice.low, e.dice.high), e.result) for e in events
             if isinstance(e, Moved)]
 
 
@@ -257,10 +259,10 @@ def test_double_hops_written_once_with_a_count() -> None:
     one die at a time, highest point first (as gnubg expands them)."""
     from pibg.matfile import _expanded
 
-    assert _expanded((2, 2), "Bar/21*(2)") == "25/23 25/23 23/21 23/21"
-    assert _expanded((4, 4), "8/off(2)") == "8/4 8/4 4/0 4/0"
-    assert _expanded((5, 5), "6/off(2)") == "6/1 6/1 1/0 1/0"
-    assert _expanded((4, 2), "8/off(2)") is None
+    assert _expanded(Dice(2, 2), "Bar/21*(2)") == "25/23 25/23 23/21 23/21"
+    assert _expanded(Dice(4, 4), "8/off(2)") == "8/4 8/4 4/0 4/0"
+    assert _expanded(Dice(5, 5), "6/off(2)") == "6/1 6/1 1/0 1/0"
+    assert _expanded(Dice(4, 2), "8/off(2)") is None
     files = {p.name: p for p in _realworld()}
     # strict reading gets past both (lines 36 and 183) and stops only at what needs assuming
     with pytest.raises(RecordError, match=r"match2\.txt: line 58: black 32: \(no move\)"):

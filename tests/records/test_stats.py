@@ -7,6 +7,8 @@ import math
 import pytest
 
 from pibg.events import OpeningRoll, Rolled
+from pibg.moves import Dice
+from pibg.position import Color
 from pibg.stats import (
     chi2_cdf,
     chi2_isf,
@@ -65,20 +67,20 @@ def test_critical_value_and_power() -> None:
 
 
 def test_counts_and_fair_dice() -> None:
-    events = [Rolled("white", (a, b)) for a in range(1, 7) for b in range(1, 7)] * 10
+    events = [Rolled(Color.WHITE, Dice(a, b)) for a in range(1, 7) for b in range(1, 7)] * 10
     events += [OpeningRoll(6, 1), OpeningRoll(3, 3)]
     st = dice_stats(events)
     assert st.rolls == 360 and st.opening_dice == 4
     assert st.faces == (121, 120, 122, 120, 120, 121)
     assert st.doubles == 60 and st.doubles_rate == pytest.approx(1 / 6)
     assert st.p_value > 0.99 and st.doubles_p_value() == pytest.approx(1.0)
-    assert st.by_player["black"] == (1, 0, 1, 0, 0, 0)
+    assert st.by_player[Color.BLACK] == (1, 0, 1, 0, 0, 0)
     text = st.report()
     assert "no evidence the dice are unfair" in text and "802 rolls" in text
 
 
 def test_loaded_die_is_detected() -> None:
-    events = [Rolled("white", (6, (k % 6) + 1)) for k in range(600)]
+    events = [Rolled(Color.WHITE, Dice(6, (k % 6) + 1)) for k in range(600)]
     st = dice_stats(events)
     assert st.p_value < 1e-10
     assert "check the dice" in st.report()
