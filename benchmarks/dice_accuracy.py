@@ -243,8 +243,6 @@ def renders(root: Path, jobs: int, limit: int | None) -> dict[str, int] | None:
 
 
 def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, Any]:
-    from pibg.vision.calibrate import locate_board
-    from pibg.vision.geometry import VisionConfig
     from pibg.vision.pipeline import Vision
 
     start, name, files, auto = args
@@ -253,10 +251,8 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, Any]:
         raise SystemExit(f"cannot read {start}")
     corners = np.asarray(json.loads(Path(start).with_suffix(".json").read_text())["gt"]
                          ["board_corners"], np.float64)
-    on_rims = False
-    if auto:
-        corners, on_rims = locate_board(VisionConfig(), image)
-    vision = Vision.from_start_frame(image, corners, corners_on_rims=on_rims)
+    # with --auto-corners, the board finder's
+    vision = Vision.from_start_frame(image, None if auto else corners)
     out: dict[str, Any] = {"flat_n": 0, "flat_ok": 0, "cocked_n": 0, "cocked_flat": 0,
                            "false": 0, "frames": 0, "seconds": 0.0, "misses": []}
     for f in files:

@@ -326,16 +326,11 @@ class ReplayResult:
 
 def _vision_for(first: np.ndarray[Any, Any], calibration: Path | None,
                 corners: Any | None) -> Any:
-    from pibg.vision.calibrate import locate_board
-    from pibg.vision.geometry import VisionConfig
     from pibg.vision.pipeline import Vision
 
     if calibration is not None:
         return Vision.from_calibration(calibration)
-    if corners is None:
-        found, on_rims = locate_board(VisionConfig(), first)
-        return Vision.from_start_frame(first, found, corners_on_rims=on_rims)
-    return Vision.from_start_frame(first, corners)
+    return Vision.from_start_frame(first, corners)  # without corners, the board finder's
 
 
 def replay(

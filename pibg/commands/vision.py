@@ -81,7 +81,8 @@ def _camera_frame(args: argparse.Namespace) -> tuple[Array, Path]:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from pibg.vision.calibrate import learn, locate_board, parse_corners
+    from pibg.vision.calibrate import parse_corners
+    from pibg.vision.pipeline import Vision
 
     if args.source == "camera":
         img, out = _camera_frame(args)
@@ -90,12 +91,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise CalibrationError("give a frame of the starting position: "
                                    "pibg calibrate IMAGE -o F")
         img, out = _image(args.image), need_out(args, "the calibration")
-    cfg = VisionConfig()
-    if args.corners:
-        corners, on_rims = parse_corners(args.corners), False
-    else:
-        corners, on_rims = locate_board(cfg, img)
-    cal = learn(cfg, img, corners, args.white_home, args.profile, corners_on_rims=on_rims)
+    # without --corners, the board finder's
+    corners = parse_corners(args.corners) if args.corners else None
+    cal = Vision.from_start_frame(img, corners, args.white_home, VisionConfig(),
+                                  profile=args.profile).calibration
     cal.save(out)
     print(f"calibrated: {out} (profile {cal.profile}, White's home {cal.white_home}, "
           f"checker radius {cal.checker_radius_px:.1f} px)")
@@ -132,13 +131,11 @@ def _start_vision(img: Array, corners: Array, profile: str | None) -> Any:
 
     :raises CalibrationError: the frame is not the starting position.
     """
-    from pibg.vision.calibrate import learn
     from pibg.vision.pipeline import Vision
 
-    cfg = VisionConfig()
     why = "it does not read as one"
     try:
-        vision = Vision(learn(cfg, img, corners, None, profile), cfg)
+        vision = Vision.from_start_frame(img, corners, None, VisionConfig(), profile=profile)
         obs = vision.observe(img)
         # learn() takes a frame near enough the start; only the start itself tells the side
         if obs.readable and [r.count for r in obs.points] == list(START_POINTS):

@@ -190,13 +190,9 @@ def _camera_observer(corners: Any, view: Any) -> Callable[[Any], Any]:
     def observe(image: Any) -> Any:
         vision = state.get("vision")
         if vision is None:
-            from pibg.vision.calibrate import locate_board
-            from pibg.vision.geometry import VisionConfig
             from pibg.vision.pipeline import Vision
 
-            c, on_rims = ((corners, False) if corners is not None
-                          else locate_board(VisionConfig(), image))
-            vision = Vision.from_start_frame(image, c, corners_on_rims=on_rims)
+            vision = Vision.from_start_frame(image, corners)  # None: the board finder's
             state["vision"] = vision
             view.set_overlay(region_overlay(vision.calibration))
         return vision.observe(image)

@@ -20,7 +20,7 @@ from pibg.exc import VisionError
 from pibg.observation import BoardObservation, CubeRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
-from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame
+from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame, locate_board
 from pibg.vision.dice_stage import DiceStage
 from pibg.vision.geometry import (
     Array,
@@ -48,7 +48,8 @@ class Vision:
     """Reads frames of one calibrated board.
 
     Build it with :meth:`from_calibration` (a TOML file or a :class:`Calibration`) or
-    :meth:`from_start_frame` (a frame of the starting position and its corners).
+    :meth:`from_start_frame` (a frame of the starting position, and its corners or the board
+    finder's).
     """
 
     calibration: Calibration
@@ -105,17 +106,27 @@ class Vision:
         return cls(c, config or VisionConfig())
 
     @classmethod
-    def from_start_frame(cls, frame: Array, corners: Any,
+    def from_start_frame(cls, frame: Array, corners: Any | None = None,
                          white_home: WhiteHome | None = None,
                          config: VisionConfig | None = None, *,
+                         profile: str | None = None,
                          corners_on_rims: bool = False) -> Vision:
-        """Calibrate from a frame of the starting position (``corners_on_rims``: the
-        corners are the board finder's, see :func:`~pibg.vision.calibrate.learn`).
+        """Calibrate from a frame of the starting position and the playing surface's
+        ``corners`` in it (TL, TR, BR, BL); without them the board finder
+        (:func:`~pibg.vision.calibrate.locate_board`) finds them in the frame, as
+        ``pibg calibrate`` does without ``--corners``. ``corners_on_rims``: the corners given
+        are the board finder's (see :func:`~pibg.vision.calibrate.learn`); the ones it finds
+        here are taken as it says. ``white_home`` and ``profile`` where they are known, else
+        found as :func:`~pibg.vision.calibrate.learn` finds them.
 
-        :raises CalibrationError: not a starting position. :raises BoardNotFoundError:
+        :raises CalibrationError: not a starting position.
+        :raises BoardNotFoundError: no corners given and the board finder found no board, or
+            the corners make no board.
         """
         cfg = config or VisionConfig()
-        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home,
+        if corners is None:
+            corners, corners_on_rims = locate_board(cfg, frame)
+        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
                          corners_on_rims=corners_on_rims), cfg)
 
     @classmethod

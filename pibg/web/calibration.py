@@ -3,8 +3,9 @@
 :class:`CalibrationBackend` is the small protocol the server calls; :class:`VisionCalibration`
 implements it with the vision module's public functions (imported lazily, so the page works
 on a machine whose vision stack is being changed): ``locate_board`` for detected corners,
-``learn`` + ``Calibration.save`` to write the TOML, ``Vision`` to read the board. Detected
-corners saved unmoved are the finder's, on the checkers' rims, and ``learn`` is told so.
+``Vision.from_start_frame`` to learn the board (its ``calibration`` saved as the TOML) and read
+it. Detected corners saved unmoved are the finder's, on the checkers' rims, and the learning
+is told so.
 """
 
 from __future__ import annotations
@@ -141,11 +142,11 @@ class VisionCalibration:
         return img
 
     def save(self, corners: Corners) -> str:
-        from pibg.vision.calibrate import learn
+        from pibg.vision.pipeline import Vision
 
         img = self._need_frame()
-        cal = learn(self._cfg(), img, np.asarray(corners, np.float64),
-                    corners_on_rims=self._as_detected(corners))
+        cal = Vision.from_start_frame(img, corners, config=self._cfg(),
+                                      corners_on_rims=self._as_detected(corners)).calibration
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         cal.save(tmp)
@@ -166,12 +167,11 @@ class VisionCalibration:
                                        "or check with corners")
             return Vision.from_calibration(cal, self._config).observe(img)
         from pibg.exc import PibgError
-        from pibg.vision.calibrate import learn
 
         c = np.asarray(corners, np.float64)
         try:  # the frame shows the start (as when calibrating): learn the board properly
-            vision = Vision(learn(self._cfg(), img, c,
-                                  corners_on_rims=self._as_detected(corners)), self._cfg())
+            vision = Vision.from_start_frame(img, c, config=self._cfg(),
+                                             corners_on_rims=self._as_detected(corners))
         except PibgError:  # any other position: colours from the frame itself, roughly
             home: Any = cal.white_home if cal is not None else "bottom-right"
             vision = Vision.from_corners(img, c, home, config=self._config)

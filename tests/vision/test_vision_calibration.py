@@ -139,6 +139,21 @@ def test_the_board_finders_corners_are_on_the_rims() -> None:
     assert learn(VisionConfig(), frame, corners, corners_on_rims=True).rim_lift == 0.0
 
 
+def test_a_start_frame_without_corners_is_calibrated_on_the_board_finders() -> None:
+    """``Vision.from_start_frame`` without corners finds them as ``pibg calibrate`` does
+    (taken as on the rims); a frame with no board says so."""
+    from pibg.vision.calibrate import locate_board
+
+    frame = render(SimScene(START_POINTS))
+    corners, _ = locate_board(VisionConfig(), frame)
+    vision = Vision.from_start_frame(frame)
+    assert np.allclose(vision.calibration.corners, corners)
+    assert vision.calibration.rim_lift == 0.0
+    assert vision.observe(frame).signed_points() == START_POINTS
+    with pytest.raises(BoardNotFoundError):
+        Vision.from_start_frame(np.zeros_like(frame))
+
+
 def _red_points(checkers_at: tuple[int, ...]) -> np.ndarray:
     """Six red points (BGR) paling towards their tips over a cream field, five places each,
     with a black checker on the first two places of the points listed."""

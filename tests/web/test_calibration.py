@@ -112,19 +112,19 @@ def test_detected_corners_saved_unmoved_are_taken_as_on_the_rims(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The finder's corners sit on the checkers' rims: saved as detected, the calibration is
     told so (no rim lift); moved by hand, they are the board's own."""
-    import pibg.vision.calibrate as calibrate
+    import pibg.vision.pipeline as pipeline
     from pibg.sim import SimScene, render
     from pibg.vision.geometry import START_POINTS
 
     frame = render(SimScene(START_POINTS))
     seen: list[bool] = []
-    real = calibrate.learn
+    real = pipeline.learn
 
     def learn(*args: Any, corners_on_rims: bool = False, **kw: Any) -> Any:
         seen.append(corners_on_rims)
         return real(*args, corners_on_rims=corners_on_rims, **kw)
 
-    monkeypatch.setattr(calibrate, "learn", learn)
+    monkeypatch.setattr(pipeline, "learn", learn)
     cal = VisionCalibration(lambda: frame, tmp_path / "calibration.toml")
     corners, source = cal.corners()
     assert source == "detected" and corners is not None
