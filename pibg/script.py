@@ -33,14 +33,13 @@ from pibg.moves import Dice
 from pibg.observation import BoardObservation, CubeRead, DieRead
 from pibg.position import Color, Position
 from pibg.referee import (
-    Frame,
+    Input,
     Mode,
     Press,
     RefereeConfig,
     RefereeState,
     Step,
     new_match,
-    step,
 )
 from pibg.rules import explain_result, legal_plays
 
@@ -234,29 +233,25 @@ def drive(actions: Iterable[Action], settings: MatchSettings,
           observe: Callable[[Scene], BoardObservation] = observe_exact,
           config: RefereeConfig | None = None, start_t: float = 0.0,
           on_step: Callable[[Step], None] | None = None) -> RefereeState:
-    """Play ``actions`` to a new referee: each scene is held for the stability window."""
+    """Play ``actions`` to a new referee, nothing recorded: each scene is held for the
+    stability window, through the :class:`~pibg.driver.Driver` every command feeds its
+    source through. ``on_step`` sees the first step, every press's and every other step
+    that records or says something."""
+    from pibg.driver import Driver, PureReferee
+
     cfg = config or RefereeConfig()
     first = new_match(settings, cfg)
     if on_step:
         on_step(first)
-    st = first.state
-    t = start_t
-    for action in actions:
-        if isinstance(action, ButtonPress):
-            t += 0.5
-            res = step(st, Press(t, action.button, action.long))
-            st = res.state
-            if on_step:
-                on_step(res)
-            continue
-        obs = observe(action)
-        for dt in (0.0, cfg.stable_seconds + 0.01):
-            res = step(st, Frame(t + dt, obs))
-            st = res.state
-            if on_step and (res.events or res.say):
-                on_step(res)
-        t += cfg.stable_seconds + 0.5
-    return st
+    ref = PureReferee(first)
+
+    def sink(inp: Input, res: Step, _image: object) -> None:
+        if on_step and (isinstance(inp, Press) or res.events or res.say):
+            on_step(res)
+
+    Driver(ref, observe, stable_seconds=cfg.stable_seconds, sinks=[sink],
+           start_t=start_t).run(actions)
+    return ref.state
 
 
 def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
