@@ -3,6 +3,7 @@
 camera frames -> :class:`~pibg.vision.pipeline.Vision` -> :mod:`pibg.referee` -> the journal
 (crash-safe), the records (.mat, .sgf), the LEDs and display (:class:`~pibg.hw.rig.Rig`) and
 the web page. Everything below this module is tested on its own; this one only connects.
+Every source goes through the one :class:`~pibg.driver.Driver` loop.
 
 * :func:`replay` referees a recorded source (an image folder, a video file, or the synthetic
   table) and writes the journal plus ``match.mat`` and ``match.sgf``.
@@ -29,6 +30,7 @@ import numpy as np
 
 from pibg import referee
 from pibg.camera.base import EndOfFrames
+from pibg.driver import Driver, Held, Respond, Timed, lazy_observer, view_sink
 from pibg.effects import DISPLAY_LINES, DISPLAY_WIDTH, Effects
 from pibg.events import Event, GameEnded, MatchSettings, Moved
 from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
@@ -38,7 +40,7 @@ from pibg.match import plays as match_plays
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat, write_mat
 from pibg.observation import BoardObservation
-from pibg.referee import Frame, Press, RefereeConfig, Step, Tick
+from pibg.referee import Press, RefereeConfig, Step
 from pibg.script import ButtonPress, Mishaps, Scene, table_script
 from pibg.sgf import write_sgf
 
@@ -196,25 +198,6 @@ class Session:
 # --- sources -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Held:
-    """A settled image, shown for the whole stability window; ``more`` are further frames of
-    the same still scene (a camera sees a settled board many times over)."""
-
-    image: np.ndarray[Any, Any]
-    name: str
-    more: tuple[np.ndarray[Any, Any], ...] = ()
-    truth: Any = None  # what the frame shows, when known (a sim scene)
-
-
-@dataclass(frozen=True)
-class Timed:
-    """A video frame at its own time."""
-
-    image: np.ndarray[Any, Any]
-    t: float
-
-
 def folder_frames(folder: Path, truth: Sequence[Scene] | None = None) -> Iterator[Held]:
     """The images of ``folder`` in name order, each a settled frame; ``truth``: what each
     shows, in the same order (labelled frames, for players who answer the referee)."""
@@ -342,48 +325,25 @@ def replay(
     corners: Any | None = None,
     stable_seconds: float = 1.0,
     printer: Printer | None = None,
-    observe: Callable[[np.ndarray[Any, Any]], BoardObservation] | None = None,
-    respond: Callable[[referee.RefereeState, Any], list[ButtonPress]] | None = None,
+    observe: Callable[[Any], BoardObservation] | None = None,
+    respond: Respond | None = None,
 ) -> ReplayResult:
     """Referee a recorded source end to end and write the journal, .mat and .sgf.
 
     Held images (an image folder) are each shown for the stability window; timed frames (a
-    video) at their own times. With no ``calibration``, the first frame must show the
-    starting position and calibrates the run (``corners`` found automatically if not given).
-    ``respond`` plays the people at the table: after each held frame it is given the
-    referee's state and the frame's ``truth`` and returns the buttons they press.
+    video) at their own times (the :class:`~pibg.driver.Driver`'s rules). With no
+    ``calibration``, the first frame must show the starting position and calibrates the run
+    (``corners`` found automatically if not given). ``respond`` plays the people at the
+    table: after each held frame it is given the referee's state and the frame's ``truth``
+    and returns the buttons they press.
     """
     cfg = RefereeConfig(stable_seconds=stable_seconds)
-    frames = unread = 0
-    t = 0.0
+    if observe is None:
+        observe = lazy_observer(lambda first: _vision_for(first, calibration, corners).observe)
     with Session(out_dir, settings, cfg, printer) as session:
-        for item in source:
-            if isinstance(item, ButtonPress):
-                t += 0.5
-                session.feed(Press(t, item.button, item.long))
-                continue
-            if observe is None:
-                observe = _vision_for(item.image, calibration, corners).observe
-            assert observe is not None
-            obs = observe(item.image)
-            frames += 1
-            unread += not obs.readable
-            if isinstance(item, Held):
-                session.feed(Frame(t, obs))
-                for image in item.more:  # further frames of the still scene, 0.1 s apart
-                    frames += 1
-                    t += 0.1
-                    session.feed(Frame(t, observe(image)))
-                session.feed(Tick(t + stable_seconds + 0.01))
-                t += stable_seconds + 0.5
-                if respond is not None and item.truth is not None:
-                    for press in respond(session.state, item.truth):
-                        t += 0.5
-                        session.feed(Press(t, press.button, press.long))
-            else:
-                t = item.t
-                session.feed(Frame(t, obs))
-        if frames == 0:
+        driven = Driver(session, observe, stable_seconds=stable_seconds,
+                        respond=respond).run(source)
+        if driven.frames == 0:
             raise CameraUnavailableError("the source gave no frames")
         try:
             mat, sgf = session.export()
@@ -392,8 +352,8 @@ def replay(
             if printer:
                 printer(f"records not written ({exc}); the journal keeps every event")
             mat, sgf = out_dir / "match.mat", out_dir / "match.sgf"
-        return ReplayResult(out_dir, session.journal.path, mat, sgf, frames, session.state,
-                            unread)
+        return ReplayResult(out_dir, session.journal.path, mat, sgf, driven.frames,
+                            session.state, driven.unread)
 
 
 def open_replay_source(spec: str, style: str = "walnut", mishaps: Mishaps | None = None,
@@ -489,7 +449,6 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     """
     from pibg.config import load_config
     from pibg.hw.rig import Rig
-    from pibg.vision.motion import MotionDetector
     from pibg.vision.pipeline import Vision
 
     cfg = load_config(config_path)
@@ -501,66 +460,106 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     settings = cfg.match.to_settings()
     referee_cfg = RefereeConfig(stable_seconds=cfg.vision.stable_seconds)
     make_rig = rig_factory or Rig
-    motion = MotionDetector()
-    controls: list[str] = []
-    recalibrated: list[Any] = []
     stop = threading.Event()
     with _stop_on_sigterm(stop, printer), make_rig(cfg, buttons=buttons, pico=pico) as rig:
-        session = Session(match_folder(cfg.records.directory), settings, referee_cfg, printer,
-                          sinks=[rig.show])
-        view, web = _start_web(cfg, session, controls, printer, vision, recalibrated)
-        printer(f"recording to {session.out_dir}")
-        frames = 0
-        retry_at = 0.0
+        live = _Live(cfg, rig, vision, settings, referee_cfg, printer)
+        view, web = _start_web(cfg, live.session, live.controls, printer, vision,
+                               live.recalibrated)
+        live.view = view
+        printer(f"recording to {live.session.out_dir}")
+        driver = Driver(live, live.observe, stable_seconds=referee_cfg.stable_seconds,
+                        sinks=[view_sink(view)] if view is not None else (),
+                        between=live.between, stop=stop.is_set, max_frames=max_frames,
+                        start_t=time.monotonic())
         try:
-            while (max_frames is None or frames < max_frames) and not stop.is_set():
-                frame = rig.read_frame(timeout=1.0)
-                now = time.monotonic()
-                obs = None
-                if frame is None:
-                    step = _feed(session, Tick(now), printer)
-                else:
-                    frames += 1
-                    obs = _read(vision, motion, frame)
-                    step = _feed(session, Frame(now, obs), printer)
-                presses = [Press(ev.at, ev.referee_button, ev.long) for ev in rig.button_events()]
-                while controls:
-                    action = controls.pop(0)
-                    if action == "new_match":
-                        _finish(session, printer)
-                        session = Session(match_folder(cfg.records.directory, new=True),
-                                          settings, referee_cfg, printer, sinks=[rig.show])
-                        step = session.step
-                        printer(f"new match: recording to {session.out_dir}")
-                    elif action == "accept_board":
-                        presses.append(Press(now, "confirm", long=True))
-                    else:
-                        presses.append(Press(now, action))
-                for press in presses:
-                    step = _feed(session, press, printer)
-                while recalibrated:
-                    vision = Vision(recalibrated.pop(0))
-                    if view is not None:
-                        from pibg.web.overlay import region_overlay
-
-                        view.set_overlay(region_overlay(vision.calibration))
-                    printer("new calibration in use")
-                ended = step is not None and any(isinstance(e, GameEnded) for e in step.events)
-                due = ended or (session.export_pending and now >= retry_at)
-                if due and not session.export_safely(printer):
-                    retry_at = now + EXPORT_RETRY_SECONDS
-                if view is not None:
-                    view.set_alerts(tuple(session.alerts.values()))
-                    if step is not None:
-                        view.update(step, frame, obs)
-                rig.tick()
-        except EndOfFrames:
-            printer("the camera source has no more frames")
+            driver.run(_camera(rig, printer))
         finally:
             if web is not None:
                 web.close()
-            _finish(session, printer)
+            _finish(live.session, printer)
     return 0
+
+
+def _camera(rig: Any, printer: Printer) -> Iterator[Timed]:
+    """The rig's camera frames, each at the time it came; no image when none came within a
+    second (time passing). Ends when the camera source does (a recorded one)."""
+    while True:
+        try:
+            frame = rig.read_frame(timeout=1.0)
+        except EndOfFrames:
+            printer("the camera source has no more frames")
+            return
+        yield Timed(frame, time.monotonic())
+
+
+class _Live:
+    """What the live loop adds around the :class:`~pibg.driver.Driver`: the match being
+    recorded (a new one when the page asks), the calibration in use (a new one when the page
+    saves it), and between frames the presses, the records and the LEDs' animation."""
+
+    def __init__(self, cfg: Any, rig: Any, vision: Any, settings: MatchSettings,
+                 referee_cfg: RefereeConfig, printer: Printer) -> None:
+        from pibg.vision.motion import MotionDetector
+
+        self.cfg, self.rig, self.vision = cfg, rig, vision
+        self.settings, self.referee_cfg, self.printer = settings, referee_cfg, printer
+        self.motion = MotionDetector()
+        self.session = self._session(new=False)
+        self.view: Any = None
+        #: the page's controls and new calibrations, queued by the server's threads
+        self.controls: list[str] = []
+        self.recalibrated: list[Any] = []
+        self.retry_at = 0.0
+
+    def _session(self, *, new: bool) -> Session:
+        return Session(match_folder(self.cfg.records.directory, new=new), self.settings,
+                       self.referee_cfg, self.printer,
+                       sinks=[self.rig.show])
+
+    @property
+    def state(self) -> referee.RefereeState:
+        return self.session.state
+
+    def feed(self, inp: referee.Input) -> Step | None:
+        return _feed(self.session, inp, self.printer)
+
+    def observe(self, frame: Any) -> BoardObservation:
+        return _read(self.vision, self.motion, frame)
+
+    def between(self, driver: Driver) -> None:
+        from pibg.vision.pipeline import Vision
+
+        now = driver.t
+        presses = [Press(ev.at, ev.referee_button, ev.long) for ev in self.rig.button_events()]
+        while self.controls:
+            action = self.controls.pop(0)
+            if action == "new_match":
+                _finish(self.session, self.printer)
+                self.session = self._session(new=True)
+                driver.fresh.clear()  # the steps before were the finished match's
+                if self.view is not None:
+                    self.view.update(self.session.step)
+                self.printer(f"new match: recording to {self.session.out_dir}")
+            elif action == "accept_board":
+                presses.append(Press(now, "confirm", long=True))
+            else:
+                presses.append(Press(now, action))
+        for press in presses:
+            driver.feed(press)
+        while self.recalibrated:
+            self.vision = Vision(self.recalibrated.pop(0))
+            if self.view is not None:
+                from pibg.web.overlay import region_overlay
+
+                self.view.set_overlay(region_overlay(self.vision.calibration))
+            self.printer("new calibration in use")
+        ended = any(isinstance(e, GameEnded) for res in driver.fresh for e in res.events)
+        due = ended or (self.session.export_pending and now >= self.retry_at)
+        if due and not self.session.export_safely(self.printer):
+            self.retry_at = now + EXPORT_RETRY_SECONDS
+        if self.view is not None:
+            self.view.set_alerts(tuple(self.session.alerts.values()))
+        self.rig.tick()
 
 
 def _read(vision: Any, motion: Any, frame: Any) -> BoardObservation:

@@ -75,40 +75,23 @@ def _press(action: str, t: float) -> Any:
 
 def feed(items: Iterable[Any], session: Any, view: Any, *, observe: Callable[[Any], Any],
          delay: float = 0.0, stop: threading.Event | None = None,
-         controls: Controls | None = None, stable_seconds: float = 1.0,
-         on_vision: Callable[[Any], None] | None = None) -> int:
+         controls: Controls | None = None, stable_seconds: float = 1.0) -> int:
     """Feed replayed items (``Held``/``Timed`` frames, ``ButtonPress``, or ``Scene`` with
-    ``observe`` = ``observe_exact``) through ``session`` into ``view``. Returns frames fed."""
-    from pibg.referee import Frame, Tick
-    from pibg.script import ButtonPress, Scene
+    ``observe`` = ``observe_exact``) through ``session`` into ``view``, by the
+    :class:`~pibg.driver.Driver` every source goes through: each held view is shown for
+    ``delay`` seconds, and the page's controls are pressed before each item and after the
+    last. Returns frames fed."""
+    from pibg.driver import Driver, view_sink
 
-    t = 0.0
-    frames = 0
-    for item in items:
-        if stop is not None and stop.is_set():
-            break
+    def between(driver: Driver) -> None:
         for action in controls.drain() if controls else ():
-            t += 0.1
-            view.update(session.feed(_press(action, t)))
-        if isinstance(item, ButtonPress):
-            t += 0.5
-            view.update(session.feed(_press("accept_board" if item.long else item.button, t)))
-            continue
-        image = None if isinstance(item, Scene) else item.image
-        obs = observe(item if isinstance(item, Scene) else image)
-        frames += 1
-        if hasattr(item, "t") and not isinstance(item, Scene):
-            t = float(item.t)
-            view.update(session.feed(Frame(t, obs)), image, obs)
-            continue
-        view.update(session.feed(Frame(t, obs)), image, obs)
-        if delay:
-            time.sleep(delay / 2)
-        view.update(session.feed(Tick(t + stable_seconds + 0.01)))
-        t += stable_seconds + 0.5
-        if delay:
-            time.sleep(delay / 2)
-    return frames
+            driver.t += 0.1
+            driver.feed(_press(action, driver.t))
+
+    driver = Driver(session, observe, stable_seconds=stable_seconds, sinks=[view_sink(view)],
+                    between=between, delay=delay, pace=time.sleep,
+                    stop=stop.is_set if stop is not None else None)
+    return driver.run(items).frames
 
 
 def run_web_replay(args: argparse.Namespace) -> int:
@@ -183,18 +166,14 @@ def run_web_replay(args: argparse.Namespace) -> int:
 
 def _camera_observer(corners: Any, view: Any) -> Callable[[Any], Any]:
     """Vision for a camera source, calibrated lazily from its first frame (the start)."""
+    from pibg.driver import lazy_observer
     from pibg.web.overlay import region_overlay
 
-    state: dict[str, Any] = {}
+    def make(first: Any) -> Callable[[Any], Any]:
+        from pibg.vision.pipeline import Vision
 
-    def observe(image: Any) -> Any:
-        vision = state.get("vision")
-        if vision is None:
-            from pibg.vision.pipeline import Vision
+        vision = Vision.from_start_frame(first, corners)  # None: the board finder's
+        view.set_overlay(region_overlay(vision.calibration))
+        return vision.observe
 
-            vision = Vision.from_start_frame(image, corners)  # None: the board finder's
-            state["vision"] = vision
-            view.set_overlay(region_overlay(vision.calibration))
-        return vision.observe(image)
-
-    return observe
+    return lazy_observer(make)
