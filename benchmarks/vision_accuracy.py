@@ -42,7 +42,6 @@ import restyle
 
 from pibg.exc import PibgError
 from pibg.observation import BoardObservation
-from pibg.vision.calibrate import locate_board
 from pibg.vision.geometry import VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -128,35 +127,54 @@ def imread(path: str, start: bool = False) -> NDArray[np.uint8]:
     return img
 
 
+_CONFIG = VisionConfig()  #: ``--place-model`` sets its network
+_ONLY: set[str] = set()  #: ``--only``: the set-ups to read (all when empty)
+
+
 def _vision(start: str, auto: bool) -> tuple[Vision, str]:
     img = imread(start, start=True)
     label = json.loads(Path(start[:-4] + ".json").read_text())["gt"]["board_corners"]
-    on_rims = False
     if auto:
         try:
-            corners, on_rims = locate_board(VisionConfig(), img)
-            how = "auto"
+            return Vision.from_start_frame(img, config=_CONFIG), "auto"
         except PibgError:
-            corners, how = np.asarray(label), "labelled (auto failed)"
+            how = "labelled (auto failed)"
     else:
-        corners, how = np.asarray(label), "labelled"
-    return Vision.from_start_frame(img, corners, corners_on_rims=on_rims), how
+        how = "labelled"
+    return Vision.from_start_frame(img, np.asarray(label), config=_CONFIG), how
 
 
-def run_renders(shared: Path, auto: bool) -> dict[str, Tally]:
+def run_setups(folder: Path, auto: bool) -> dict[str, Tally]:
+    """Every camera set-up in ``folder``: calibrated from ``NAME_00_start.jpg``, the rest read."""
     out: dict[str, Tally] = {}
-    for start in sorted(glob.glob(str(shared / "renders/dev/dev*_00_start.jpg"))):
+    for start in sorted(glob.glob(str(folder / "*_00_start.jpg"))):
         session = Path(start).name.split("_")[0]
+        if _ONLY and session not in _ONLY:
+            continue
         vision, how = _vision(start, auto)
         t = Tally()
-        for f in sorted(glob.glob(str(shared / f"renders/dev/{session}_*.jpg"))):
+        for f in sorted(glob.glob(str(folder / f"{session}_*.jpg"))):
             if f == start:
                 continue
             spec = json.loads(Path(f[:-4] + ".json").read_text())["spec"]
             score_frame(t, Path(f).stem, spec, vision.observe(imread(f)))
         out[f"{session} ({how})"] = t
+    return out
+
+
+def run_renders(shared: Path, auto: bool, sets: list[str], random_dir: Path | None
+                ) -> dict[str, Tally]:
+    out: dict[str, Tally] = {}
+    if "dev" in sets:
+        out |= run_setups(shared / "renders/dev", auto)
+    if "unseen" in sets:
+        out |= run_setups(shared / "renders/unseen", auto)
+    if "random" in sets and random_dir is not None:
+        out |= run_setups(random_dir, auto)
     game = sorted(glob.glob(str(shared / "renders/game/frames/*_000.jpg")))
-    for start in game:
+    for start in game if "game" in sets else []:
+        if _ONLY and Path(start).stem[:-4] not in _ONLY:
+            continue
         vision, how = _vision(start, auto)
         t = Tally()
         for f in sorted(glob.glob(str(Path(start).parent / "*.jpg"))):
@@ -176,7 +194,8 @@ def run_photos(shared: Path) -> tuple[list[str], int, int, int, int]:
     dice_ok, dice_total = 0, 0
     for e in labels:
         img = imread(str(shared / "photos/boards" / e["image"]))
-        vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"])
+        vision = Vision.from_corners(img, np.asarray(e["corners"], float), e["white_home"],
+                                     config=_CONFIG)
         obs = vision.observe(img)
         cells = []
         # Image positions -> points from White (white_home bottom-left: bottom row left to
@@ -246,17 +265,30 @@ def main() -> int:
     ap.add_argument("--shared", default=os.environ.get(
         "PIBG_SHARED", str(Path(__file__).resolve().parents[2] / "shared")))
     ap.add_argument("--auto-corners", action="store_true")
+    ap.add_argument("--sets", default="dev,game",
+                    help="comma-separated: dev, unseen, game, random (default dev,game)")
+    ap.add_argument("--random-dir", type=Path, default=None,
+                    help="the frames rendered from benchmarks/random_boards/spec.json")
+    ap.add_argument("--no-photos", action="store_true")
+    ap.add_argument("--only", default="",
+                    help="comma-separated set-ups to read (dev0, m023g1, rnd3, ...); "
+                         "all by default")
+    ap.add_argument("--place-model", default="",
+                    help="the checker-place network: a path, 'none' for colour and rim alone "
+                         "(default: the one pibg ships)")
     restyle.add_options(ap)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-    global _STYLE
+    global _STYLE, _CONFIG, _ONLY
+    _CONFIG = VisionConfig(place_model=None if args.place_model == "none" else args.place_model)
+    _ONLY = {n for n in args.only.split(",") if n}
     _STYLE = restyle.Restyle(args.channels, args.light, args.tone)
     cv2.setNumThreads(1)
     shared = Path(args.shared)
     if not (shared / "renders").is_dir():
         print(f"no data at {shared}: nothing to measure")
         return 0
-    sets = run_renders(shared, args.auto_corners)
+    sets = run_renders(shared, args.auto_corners, args.sets.split(","), args.random_dir)
     total = Tally()
     print(f"{'set':<34} {'regions':>9} {'frames':>8} {'hand ok':>8} {'cube':>7} {'unread':>6}")
     for name, t in sets.items():
@@ -271,7 +303,7 @@ def main() -> int:
     if args.verbose:
         for e in total.errors:
             print("  ", e)
-    if (shared / "photos/boards/labels.json").is_file():
+    if (shared / "photos/boards/labels.json").is_file() and not args.no_photos:
         lines, ok, n, dice_ok, dice_n = run_photos(shared)
         print(f"\nreal board frames (photos/boards, read with --corners/--white-home): "
               f"points right {ok}/{n} = {_pct(ok, n)}, flat dice read right {dice_ok}/{dice_n}")

@@ -21,6 +21,7 @@ import numpy as np
 from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.vision import board as B
 from pibg.vision import cube as C
+from pibg.vision import place_net as PN
 from pibg.vision.geometry import (
     PROFILES,
     START_POINTS,
@@ -68,6 +69,10 @@ class Calibration:
     #: starting position: a checker's height on the board's own corners, less on corners
     #: found on the checkers' tops.
     rim_lift: float = 0.0
+    #: The point places (index point * K + place from the base) where the checker-place
+    #: network sees "something over the place" on this board's empty points at calibration
+    #: (:func:`~pibg.vision.place_net.arm_like`): no evidence of an arm there later.
+    arm_like: tuple[int, ...] = ()
 
     @property
     def layout(self) -> Layout:
@@ -109,6 +114,8 @@ class Calibration:
             "# height (share of a checker's diameter) at which checkers' rims are looked for",
             f"rim_lift = {self.rim_lift:.3f}",
             "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
+            "# checker places (point * places per point + place) that look like an arm empty",
+            "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
             "",
             "[ring]",
             "# share of a checker-sized circle with an edge: on checkers, on the empty board",
@@ -173,7 +180,8 @@ class Calibration:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
-        _check_keys(data, _TOP_KEYS, source, "", optional={"distortion", "rim_lift"})
+        _check_keys(data, _TOP_KEYS, source, "",
+                    optional={"distortion", "rim_lift", "arm_like"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -216,6 +224,7 @@ class Calibration:
                                     for c in data["point_colours"]),
                 distortion=float(data.get("distortion", 0.0)),
                 rim_lift=float(data.get("rim_lift", 0.0)),
+                arm_like=tuple(int(i) for i in data.get("arm_like", [])),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value ({exc}): "
@@ -224,6 +233,9 @@ class Calibration:
         if len(cal.corners) != 4 or cal.points_bg.shape != (24, k, 3):
             raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours: "
                                    f"{_REMAKE.format(source)}")
+        if any(not 0 <= i < 24 * k for i in cal.arm_like):
+            raise CalibrationError(f"{source}: arm_like must list checker places 0 to "
+                                   f"{24 * k - 1}: {_REMAKE.format(source)}")
         arrays = (cal.points_bg, cal.bar_bg, cal.tray_bg, cal.cube_bg, cal.rails)
         if not all(np.all(np.isfinite(a)) for a in arrays):
             raise CalibrationError(f"{source}: [empty] holds a value that is not a number: "
@@ -242,7 +254,8 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
            "of the starting position: pibg calibrate START.jpg -o {}")
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
-             "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift"}
+             "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
+             "arm_like"}
 
 
 def _number(value: Any) -> bool:
@@ -510,6 +523,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     r = layout.checker_px / 2
     pts = to_image(inv, np.array([[cx - r, cy], [cx + r, cy]]))  # ideal image; near enough
     radius = float(np.linalg.norm(pts[1] - pts[0]) / 2)
+    start = np.asarray([n != 0 for n in START_POINTS])
     return Calibration(
         image_size=(w, h),
         corners=tuple((float(x), float(y)) for x, y in corners),
@@ -528,7 +542,86 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2])) for v in pc),
         distortion=k_lens,
         rim_lift=rim_lift,
+        arm_like=_arm_like(cfg, canon, layout, start),
     )
+
+
+def start_agreement(cfg: VisionConfig, image: Array, corners: Array, cal: Calibration,
+                    model: Path) -> tuple[int, float]:
+    """How well the checker-place network's reading of ``image`` through ``corners`` (with the
+    orientation, board and lens of ``cal``) agrees with the starting position: minus the
+    number of point places read wrong, then the sum of each place's log-odds of a checker,
+    signed by whether one stands there at the start, clipped (the larger the better)."""
+    layout = cal.layout
+    hm = homography(undistort(corners, cal.distortion, cal.image_size) if cal.distortion
+                    else corners, layout, cal.white_home)
+    if cal.distortion:
+        canon = cv2.remap(image, *canonical_maps(hm, layout, cal.distortion, cal.image_size),
+                          cv2.INTER_LINEAR)
+    else:
+        canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
+    slots = layout.point_slots()
+    logit = PN.read(canon, slots, layout.checker_px, model).checker
+    k = slots.shape[1]
+    start = np.arange(k)[None, :] < np.abs(np.asarray(START_POINTS))[:, None]
+    signed = np.where(start, logit, -logit)
+    return -int((signed <= 0).sum()), float(np.clip(signed, -START_CLIP, START_CLIP).sum())
+
+
+#: Each place's say in :func:`start_agreement` is clipped to this (log-odds).
+START_CLIP = 6.0
+
+#: :func:`settle_corners` moves a corner by these shares of a checker's width in the image,
+#: the coarsest first.
+SETTLE_STEPS = (1.0, 0.5, 0.25, 0.12)
+
+
+def settle_corners(cfg: VisionConfig, image: Array, cal: Calibration, *,
+                   corners_on_rims: bool = False) -> Calibration:
+    """The calibration again from corners moved until the checker-place network reads the
+    starting position where it stands (:func:`start_agreement`): corners found automatically
+    on a board the finder does not know can be a checker or two off (a tray or a dark frame
+    taken for the surface's edge), and the starting position says where the checkers are.
+    Each corner moves along each axis, coarse steps first, while that leaves fewer places of
+    the start read wrong (a move that only reads them more plainly is no evidence). Without
+    the network (``cfg.place_model`` None) the calibration is returned as it is."""
+    if cfg.place_model is None:
+        return cal
+    model = Path(cfg.place_model) if cfg.place_model else PN.MODEL
+    best = np.asarray(cal.corners, np.float64)
+    score = start_agreement(cfg, image, best, cal, model)
+    if score[0] == 0:
+        return cal  # every place of the start position is read right: keep the corners
+    checker = 2.0 * max(cal.checker_radius_px, 4.0)
+    moved = False
+    for share in SETTLE_STEPS:
+        step = share * checker
+        better = True
+        while better:
+            better = False
+            for i in range(8):
+                for sign in (-1.0, 1.0):
+                    trial = best.copy()
+                    trial.reshape(-1)[i] += sign * step
+                    try:
+                        check_corners(trial, cal.image_size)
+                    except BoardNotFoundError:
+                        continue
+                    got = start_agreement(cfg, image, trial, cal, model)
+                    if got[0] > score[0]:  # fewer places read wrong
+                        best, score, better, moved = trial, got, True, True
+    if not moved:
+        return cal
+    return learn(cfg, image, best, cal.white_home, cal.profile, corners_on_rims=corners_on_rims)
+
+
+def _arm_like(cfg: VisionConfig, canon: Array, layout: Layout, occupied: Array
+              ) -> tuple[int, ...]:
+    """:func:`~pibg.vision.place_net.arm_like` with the configured network (none without)."""
+    if cfg.place_model is None:
+        return ()
+    model = Path(cfg.place_model) if cfg.place_model else PN.MODEL
+    return PN.arm_like(canon, layout.point_slots(), layout.checker_px, occupied, model)
 
 
 def fit_distortion(cfg: VisionConfig, image: Array, corners: Array, layout: Layout,
@@ -846,4 +939,5 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
         checker_radius_px=0.0,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2]))
                             for v in (bg[0, 0], bg[1, 0])),
+        arm_like=_arm_like(cfg, canon, layout, np.zeros(24, bool)),
     )

@@ -492,6 +492,19 @@ class VisionConfig:
     #: A place with no rim at all where a checker's would be is no checker, whatever its
     #: colour (an empty bar as dark as Black's checkers): the rim may outweigh the colour.
     ring_clip: float = 9.0
+    #: The checker-place network (:mod:`pibg.vision.place_net`) that tells a checker from an
+    #: empty place by its shape, whatever the board's colours: "" the one pibg ships, a path
+    #: another (``scripts/board_net/train.py``), None none (colour and rim alone decide, and
+    #: a hand is told by places unlike board and checker, as before the network).
+    place_model: str | None = ""
+    #: Its log-odds of a checker are clipped to this (a die found where a run's next checker
+    #: would stand still outweighs it).
+    place_clip: float = 12.0
+    #: A hand or arm is over the board when the network sees something over at least this
+    #: many point places (its "arm" class above one half) that did not look like an arm on
+    #: the empty board at calibration. On the renders' boards it was trained on, clean
+    #: frames show 0 such places and frames with an arm 6 to 20.
+    hand_places: int = 3
     #: An owned cube lies on the bar's end, beside the first place of the point either side:
     #: its edges and shadow cross that place's circle (render dev1_14: point 18's empty first
     #: place, plainly the point's colour, scored 0.75 on its rim and was read as a checker).

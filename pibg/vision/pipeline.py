@@ -20,7 +20,14 @@ from pibg.exc import VisionError
 from pibg.observation import BoardObservation, CubeRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
-from pibg.vision.calibrate import Calibration, learn, learn_from_any_frame, locate_board
+from pibg.vision import place_net as PN
+from pibg.vision.calibrate import (
+    Calibration,
+    learn,
+    learn_from_any_frame,
+    locate_board,
+    settle_corners,
+)
 from pibg.vision.dice_stage import DiceStage
 from pibg.vision.geometry import (
     Array,
@@ -96,6 +103,10 @@ class Vision:
             q[p] = (0 if p < 12 else 2) + (1 if (p % 12) < 6 else 0)
         self._quadrants = q
         self._dice_stage = DiceStage(cal, self.config, self._h, self._slots, self._nadir)
+        model = self.config.place_model
+        self._place_model = None if model is None else Path(model) if model else PN.MODEL
+        self._net_places = np.concatenate([self._slots.reshape(-1, 2),
+                                           self._bar_slots.reshape(-1, 2)])
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -124,10 +135,14 @@ class Vision:
             the corners make no board.
         """
         cfg = config or VisionConfig()
+        found = corners is None
         if corners is None:
             corners, corners_on_rims = locate_board(cfg, frame)
-        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
-                         corners_on_rims=corners_on_rims), cfg)
+        cal = learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
+                    corners_on_rims=corners_on_rims)
+        if found:
+            cal = settle_corners(cfg, frame, cal, corners_on_rims=corners_on_rims)
+        return cls(cal, cfg)
 
     @classmethod
     def from_corners(cls, frame: Array, corners: Any, white_home: WhiteHome,
@@ -175,26 +190,17 @@ class Vision:
         gain = np.median(gains.reshape(-1, 3), 0)
         reading = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
                                 cal.black)
-        odd = self._odd(reading)
-        if int(odd.sum()) >= min(need for _, need in cfg.hand_rules):
-            # like neither board nor checker in this light, nor in the light's tone curve
-            # changed (see ``board.photometric_tone``): light and dark colours shifted apart
-            toned = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
-                                  cal.black, B.toned(feat, *B.photometric_tone(
-                                      cfg, feat, cal.points_bg, self._quadrants, gains)))
-            odd &= self._odd(toned, cfg.tone_explains)
-        unexplained = int(odd.sum())
-        rails = self._rails_changed(img, gain, ii)
-        # an arm is wider than a point: over the points it crosses points of both colours
-        # (neighbouring points differ), while the light changing on points of one colour only
-        # (a lamp's sheen on glossy points come or gone) leaves the other colour alone
-        across = min(int(odd[0::2].sum()), int(odd[1::2].sum())) >= cfg.hand_both_colours
-        for need_rails, need_places in cfg.hand_rules:
-            if across and rails >= need_rails and unexplained >= need_places:
-                if need_rails == 0 and unexplained - self._under_dice(
-                        canon, odd, frame, gain) < need_places:
-                    continue  # the dice, not a hand: an arm crosses the frame
-                return BoardObservation.unreadable(self._over_the_board(rails, unexplained))
+        net = None
+        if self._place_model is not None:
+            net = PN.read(canon, self._net_places, lay.checker_px, self._place_model)
+        if net is None:
+            over = self._over(canon, frame, ii, feat, gains, gain, reading)
+        else:
+            over = self._arm_over(canon, frame, ii, feat, gains, gain, reading, net)
+        if over is not None:
+            return over
+        if net is not None:
+            return self._observe_shapes(canon, frame, ii, gain, reading, net)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg,
@@ -215,6 +221,86 @@ class Vision:
                                                        + cfg.ring_clip)
                 again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
                                              ring, logits, found_cube)
+                if again.readable:
+                    obs = again
+        return obs
+
+    def _over(self, canon: Array, frame: Array | None, ii: Array, feat: Array, gains: Array,
+              gain: Array, reading: B.SlotReading) -> BoardObservation | None:
+        """An unreadable observation when a hand or arm is over the board (or the calibration
+        does not fit the frame), else None, told by colour: places like neither board nor
+        checker, on points of both colours, with the board's frame changed."""
+        cfg, cal = self.config, self.calibration
+        img = canon
+        odd = self._odd(reading)
+        if int(odd.sum()) >= min(need for _, need in cfg.hand_rules):
+            # like neither board nor checker in this light, nor in the light's tone curve
+            # changed (see ``board.photometric_tone``): light and dark colours shifted apart
+            toned = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
+                                  cal.black, B.toned(feat, *B.photometric_tone(
+                                      cfg, feat, cal.points_bg, self._quadrants, gains)))
+            odd &= self._odd(toned, cfg.tone_explains)
+        unexplained = int(odd.sum())
+        rails = self._rails_changed(img, gain, ii)
+        # an arm is wider than a point: over the points it crosses points of both colours
+        # (neighbouring points differ), while the light changing on points of one colour only
+        # (a lamp's sheen on glossy points come or gone) leaves the other colour alone
+        across = min(int(odd[0::2].sum()), int(odd[1::2].sum())) >= cfg.hand_both_colours
+        for need_rails, need_places in cfg.hand_rules:
+            if across and rails >= need_rails and unexplained >= need_places:
+                if need_rails == 0 and unexplained - self._under_dice(
+                        canon, odd, frame, gain) < need_places:
+                    continue  # the dice, not a hand: an arm crosses the frame
+                return BoardObservation.unreadable(self._over_the_board(rails, unexplained))
+        return None
+
+    def _arm_over(self, canon: Array, frame: Array | None, ii: Array, feat: Array,
+                  gains: Array, gain: Array, reading: B.SlotReading, net: PN.PlaceReading
+                  ) -> BoardObservation | None:
+        """An unreadable observation when a hand or arm is over the board, told by the
+        checker-place network: something over at least ``hand_places`` point places, leaving
+        out those that looked like an arm on the empty board at calibration
+        (``Calibration.arm_like``). A frame the calibration does not fit is told by colour
+        (:meth:`_over`), as without the network."""
+        cfg = self.config
+        if self._rails_changed(canon, gain, ii) >= cfg.misfit_rails * len(self._rail_places):
+            over = self._over(canon, frame, ii, feat, gains, gain, reading)
+            if over is not None:
+                return over
+        n = self._slots.shape[0] * self._slots.shape[1]
+        arm = net.arm[:n] > 0.5
+        arm[list(self.calibration.arm_like)] = False
+        covered = int(arm.sum())
+        if covered >= cfg.hand_places:
+            return BoardObservation.unreadable(
+                f"something over the board (a hand or arm?): {covered} checker places covered")
+        return None
+
+    def _observe_shapes(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
+                        reading: B.SlotReading, net: PN.PlaceReading) -> BoardObservation:
+        """The board read with the checker-place network's reading ``net``: it finds the
+        checkers by their shape; ``reading`` (the places' colours against the start frame's)
+        says whose each checker is."""
+        cfg, cal, lay = self.config, self.calibration, self._layout
+        n = self._slots.shape[0] * self._slots.shape[1]
+        logits = np.clip(net.checker[:n].reshape(self._slots.shape[:-1]), -cfg.place_clip,
+                         cfg.place_clip)
+        bar_logits = np.clip(net.checker[n:].reshape(self._bar_slots.shape[:-1]),
+                             -cfg.place_clip, cfg.place_clip)
+        edges, scale = B.edge_map(cfg, canon)
+        ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
+        found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg,
+                                    (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
+                                     found_cube, bar_logits)
+        if obs.readable and self.read_dice and len(obs.dice) < 2:
+            other = len(obs.dice) == 1 and obs.dice[0].flat
+            freed = self._dice_stage.in_places(canon, run, ring, frame, cocked=other)
+            if freed:
+                logits = logits.copy()
+                logits[tuple(np.transpose(freed))] = -(cfg.place_clip + 1.0)
+                again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
+                                             ring, logits, found_cube, bar_logits)
                 if again.readable:
                     obs = again
         return obs
@@ -257,10 +343,11 @@ class Vision:
 
     def _from_logits(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                      edges: Array, scale: float, reading: B.SlotReading, ring: Array,
-                     logits: Array, found_cube: tuple[CubeRead | None, tuple[float, float]]
-                     ) -> tuple[BoardObservation, Array]:
+                     logits: Array, found_cube: tuple[CubeRead | None, tuple[float, float]],
+                     bar_logits: Array | None = None) -> tuple[BoardObservation, Array]:
         """The board read from each place's log-odds of a checker (the points' runs, the
-        bar, the trays, the cube and the dice), and the points' first-layer runs."""
+        bar, the trays, the cube and the dice), and the points' first-layer runs; the bar's
+        places' log-odds from colour and rim unless ``bar_logits`` are given."""
         cfg, cal, lay = self.config, self.calibration, self._layout
         img = canon
         _run, _colour, cum = B.counts_from_logits(logits, reading)
@@ -269,7 +356,8 @@ class Vision:
                                   cfg.ring_rank)
         bar_read = B.read_places(cfg, B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii),
                                  gain, cal.bar_bg, self._bar_lab, cal.white, cal.black)
-        bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
+        if bar_logits is None:
+            bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
         est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
