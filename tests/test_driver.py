@@ -215,3 +215,75 @@ def test_the_pure_referee_is_the_journalled_one_without_the_journal(tmp_path: Pa
         Driver(session, observe_exact).run(script)
         assert session.state.events == pure.state.events
         assert session.events == list(pure.state.events)
+
+
+# --- the live loop's chores between frames ---------------------------------------------------
+
+
+class _Rig:
+    """A stand-in rig for the live loop's chores: buttons pressed, what it shows, its ticks."""
+
+    def __init__(self) -> None:
+        self.buttons: list[tuple[str, bool]] = []
+        self.shown: list[object] = []
+        self.ticks = 0
+
+    def button_events(self) -> list[object]:
+        out: list[object] = [_Ev(b, long) for b, long in self.buttons]
+        self.buttons.clear()
+        return out
+
+    def show(self, effects: object) -> None:
+        self.shown.append(effects)
+
+    def tick(self) -> None:
+        self.ticks += 1
+
+
+class _Ev:
+    def __init__(self, button: str, long: bool) -> None:
+        self.at, self.referee_button, self.long = 7.0, button, long
+
+
+class _Exact:
+    calibration = None
+
+    def observe(self, scene: Scene) -> BoardObservation:
+        return observe_exact(scene)
+
+
+def test_the_live_loop_presses_buttons_and_controls_and_starts_a_new_match(
+        tmp_path: Path) -> None:
+    from pibg.app import _Live
+    from pibg.config import load_config
+    from pibg.referee import RefereeConfig
+
+    cal = tmp_path / "cal.toml"
+    cal.write_text("# stands in for a calibration\n")
+    path = tmp_path / "pibg.toml"
+    path.write_text(f'[match]\nlength = 3\n[vision]\ncalibration = "{cal}"\n'
+                    f'stable_seconds = 0.0\n[web]\nenabled = false\n'
+                    f'[records]\ndirectory = "{tmp_path / "records"}"\n')
+    cfg = load_config(path)
+    rig, said = _Rig(), list[str]()
+    live = _Live(cfg, rig, _Exact(), cfg.match.to_settings(), RefereeConfig(stable_seconds=0.0),
+                 said.append)
+    fed: list[Input] = []
+    driver = Driver(live, live.observe, stable_seconds=0.0, between=live.between,
+                    sinks=[lambda inp, _res, _img: fed.append(inp)])
+    first = live.session.out_dir
+    rig.buttons.append(("undo", False))
+    live.controls.append("accept_board")
+    done = driver.run([Timed(START, 1.0), Timed(None, 2.0)])
+    assert not done.stopped and done.frames == 1
+    # before the first frame: the rig's button at its own time, the page's long confirm at
+    # the loop's time; then the frame and the tick
+    assert _timeline(fed) == [("press undo", 7.0), ("press confirm long", 0.0),
+                              ("frame", 1.0), ("tick", 2.0)]
+    assert rig.ticks == 3  # before the first item, after each
+    assert "undo: nothing to take back" in said
+    live.controls.append("new_match")
+    driver.run([])
+    assert live.session.out_dir != first and live.session.out_dir.parent == first.parent
+    assert any(line.startswith("new match: recording to") for line in said)
+    live.session.close()
