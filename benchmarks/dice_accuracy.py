@@ -273,16 +273,19 @@ def _session_job(args: tuple[str, str, list[str], bool]) -> dict[str, Any]:
     return out
 
 
-def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = False
-                     ) -> dict[str, Any] | None:
+def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = False,
+                     folders: list[Path] | None = None) -> dict[str, Any] | None:
+    """The whole vision stage's dice on every set-up of ``renders/dev`` and the game, or of
+    ``folders`` (camera set-ups laid out as ``renders/dev`` is)."""
     sessions: list[tuple[str, str, list[str]]] = []
-    for start in sorted((root / "renders/dev").glob("dev*_00_start.jpg")):
-        name = start.name.split("_")[0]
-        files = sorted(str(f) for f in (root / "renders/dev").glob(f"{name}_[0-9][0-9].json"))
-        sessions.append((str(start), name, [f for f in files if not f.endswith("_00.json")]))
+    for folder in folders or [root / "renders/dev"]:
+        for start in sorted(folder.glob("*_00_start.jpg")):
+            name = start.name.split("_")[0]
+            files = sorted(str(f) for f in folder.glob(f"{name}_[0-9][0-9].json"))
+            sessions.append((str(start), name, [f for f in files if not f.endswith("_00.json")]))
     game = root / "renders/game/frames"
     starts = sorted(game.glob("*_000.jpg"))
-    if starts:
+    if starts and not folders:
         files = sorted(str(f) for f in game.glob("*.json"))
         sessions.append((str(starts[0]), "game", [f for f in files if not f.endswith("_000.json")]))
     if not sessions:
@@ -341,11 +344,32 @@ def _row(name: str, boxes: int, correct: int) -> str:
     return f"{name:<34} {boxes:>6} {correct:>8} {pct:>7}"
 
 
+def _print_pipeline(args: argparse.Namespace, p: dict[str, Any]) -> None:
+    if args.auto_corners:
+        print("renders pipeline: calibrated on the board finder's corners")
+    print(_row("renders pipeline (flat)", int(p["flat_n"]), int(p["flat_ok"])))
+    print(_row("renders pipeline cocked read flat", int(p["cocked_n"]),
+               int(p["cocked_flat"])))
+    print(f"{'renders pipeline false dice':<34} {int(p['false']):>6}")
+    print(f"{'renders pipeline ms per frame':<34} {int(p['frames']):>6} "
+          f"{1e3 * p['seconds'] / max(p['frames'], 1):>8.1f}")
+    names = [k[len("session "):-len(" n")] for k in p if k.startswith("session ")
+             and k.endswith(" n")]
+    print("renders pipeline by session (flat): " + ", ".join(
+        f"{n} {int(p[f'session {n} ok'])}/{int(p[f'session {n} n'])}" for n in names))
+    if args.misses:
+        for line in p.get("misses", []):
+            print(f"  miss: {line}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None, help="first N boxes / frames only")
+    ap.add_argument("--setups", type=Path, nargs="+", default=None,
+                    help="only the whole vision stage, on the camera set-ups in these folders "
+                         "(e.g. ../shared/renders/unseen and the random:SEED renders)")
     ap.add_argument("--auto-corners", action="store_true",
                     help="calibrate the vision stage on the board finder's corners")
     ap.add_argument("--misses", action="store_true",
@@ -355,6 +379,11 @@ def main(argv: list[str] | None = None) -> int:
     global _STYLE
     _STYLE = restyle.Restyle(args.channels, args.light, args.tone)
     print(f"{'data set':<34} {'boxes':>6} {'correct':>8} {'%':>7}")
+    if args.setups:
+        p = renders_pipeline(args.data, args.jobs, args.limit, args.auto_corners, args.setups)
+        if p is not None:
+            _print_pipeline(args, p)
+        return 0
     for split in ("train", "test"):
         t = photo_split(args.data, split, args.jobs, args.limit)
         if t is None:
@@ -372,21 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'renders false dice (no die there)':<34} {r['false']:>6}")
     p = renders_pipeline(args.data, args.jobs, args.limit, args.auto_corners)
     if p is not None:
-        if args.auto_corners:
-            print("renders pipeline: calibrated on the board finder's corners")
-        print(_row("renders pipeline (flat)", int(p["flat_n"]), int(p["flat_ok"])))
-        print(_row("renders pipeline cocked read flat", int(p["cocked_n"]),
-                   int(p["cocked_flat"])))
-        print(f"{'renders pipeline false dice':<34} {int(p['false']):>6}")
-        print(f"{'renders pipeline ms per frame':<34} {int(p['frames']):>6} "
-              f"{1e3 * p['seconds'] / max(p['frames'], 1):>8.1f}")
-        names = [k[len("session "):-len(" n")] for k in p if k.startswith("session ")
-                 and k.endswith(" n")]
-        print("renders pipeline by session (flat): " + ", ".join(
-            f"{n} {int(p[f'session {n} ok'])}/{int(p[f'session {n} n'])}" for n in names))
-        if args.misses:
-            for line in p.get("misses", []):
-                print(f"  miss: {line}")
+        _print_pipeline(args, p)
     n, ok = sim_demo(args.limit)
     print(_row("sim demo match frames (pipeline)", n, ok))
     return 0

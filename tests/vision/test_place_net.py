@@ -112,6 +112,7 @@ def test_boards_nothing_was_tuned_on_read_with_the_network(board: str) -> None:
         stacked = {i for i, n in enumerate(want) if abs(n) > 5}
         stacked |= {i for i, n in enumerate(got) if abs(n) > 5}
         points += 24
-        points_right += sum(g == w or i in stacked for i, (g, w) in enumerate(zip(got, want)))
+        points_right += sum(g == w or i in stacked
+                            for i, (g, w) in enumerate(zip(got, want, strict=True)))
     assert arms_refused == arms
     assert points_right >= 0.99 * points
