@@ -4,7 +4,8 @@ One ``gnubg -t -q -p script.py`` process imports a whole batch of ``.mat``/``.sg
 dumps, for each, ``gnubg.match(boards=1)``: every action with its player, dice, steps and the
 Position ID *before* it, and each game's scores, winner and points. :func:`compare` checks
 that against what pibg meant to write (a :class:`~pibg.record.MatchRecord`): the same
-positions move by move, the same cube actions, the same results and scores.
+positions move by move, the same cube actions, the same results and scores (of
+:func:`~pibg.record.mat_view` and :func:`~pibg.record.sgf_view`: what each format can say).
 
 gnubg is found through ``$PIBG_GNUBG``, ``gnubg`` on ``PATH``, or ``/usr/games/gnubg``
 (Debian's package puts it there, outside a normal user's ``PATH``).
@@ -25,7 +26,7 @@ from typing import Any
 from pibg.events import Event
 from pibg.exc import PibgError
 from pibg.position import Color
-from pibg.record import GameRecord, MatchRecord
+from pibg.record import GameRecord, MatchRecord, mat_view, sgf_view
 
 _SCRIPT = r'''
 import json, sys
@@ -185,7 +186,9 @@ def _compare_game(cmp: Comparison, k: int, game_record: GameRecord,
     elif gi.get("winner") is not None:
         bad.append(f"game {k}: gnubg has a winner ({gi.get('winner')}), pibg none")
     gacts = [a for a in gnubg_game.get("game", []) if a.get("action") != "set"]
-    mine = [a for a in game_record.actions if a.kind != "roll"]  # gnubg's 'set' (dice only)
+    # gnubg's 'set' (dice only, or a board set up): the moves after a board set up are
+    # checked from the board gnubg has
+    mine = [a for a in game_record.actions if a.kind not in ("roll", "setup")]
     if len(gacts) != len(mine):
         bad.append(f"game {k}: actions: gnubg {len(gacts)}, pibg {len(mine)}")
     for j, (a, g) in enumerate(zip(mine, gacts, strict=False), start=1):
@@ -260,7 +263,8 @@ def check_with_gnubg(records: Sequence[tuple[str, MatchRecord]], workdir: str | 
             (write_mat if fmt == "mat" else write_sgf)(rec, path)
             jobs.append((path, fmt))
             jacoby.append(rec.settings.jacoby)
-            by_file[str(path.resolve())] = rec
+            # a .mat says boards taken as they stand its own way (see mat_view)
+            by_file[str(path.resolve())] = (mat_view if fmt == "mat" else sgf_view)(rec)
     t_write = time.monotonic()
     results = gnubg_import(jobs, exe=exe, jacoby=jacoby)
     out.gnubg_seconds = time.monotonic() - t_write

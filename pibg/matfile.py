@@ -1,6 +1,8 @@
 """Jellyfish ``.mat`` match files, in the dialect GNU Backgammon writes and reads.
 
-Writing (:func:`dumps_mat`, :func:`write_mat`) reproduces gnubg's own export byte for byte:
+Writing (:func:`dumps_mat`, :func:`write_mat`) reproduces gnubg's own export byte for byte
+(of :func:`pibg.record.mat_view`: a board taken as it stands cannot be written, so the moves
+after one are written as the legal plays nearest the boards that stood):
 ``N point match`` (0 for money play), ``Game k`` with the score line (White, the first player,
 on the left), numbered rows with one cell per player (28 columns for the left one), each move
 as its dice then one step per die (``24/21 21/15``; bar 25, off 0, ``*`` after a hit),
@@ -50,6 +52,7 @@ from pibg.record import (
     MatchRecord,
     apply_steps,
     decode_text,
+    mat_view,
     match_record,
     resolve_any_order,
     write_atomic,
@@ -93,7 +96,7 @@ def _game_rows(game: GameRecord) -> list[str]:
             cell = f" Beavers => {act.value}"
         elif act.kind == "drop":
             cell = " Drops"
-        else:  # resign: not written, the win line says it
+        else:  # resign: not written, the win line says it (a setup: see mat_view)
             continue
         if act.player is Color.WHITE:
             rows.append([cell, ""])
@@ -122,7 +125,7 @@ def dumps_mat(events: Iterable[Event] | MatchRecord, date: str | None = None) ->
 
     ``date`` (``"2026.11.22"``) adds gnubg's ``; [EventDate ...]`` comment.
     """
-    rec = events if isinstance(events, MatchRecord) else match_record(events)
+    rec = mat_view(events if isinstance(events, MatchRecord) else match_record(events))
     s = rec.settings
     out = []
     if date:

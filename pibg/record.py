@@ -14,7 +14,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pibg.events import (
@@ -33,9 +33,10 @@ from pibg.events import (
     Took,
 )
 from pibg.exc import PibgError, RecordError, RecordWriteError
-from pibg.match import GameResult, MatchState, Phase, apply, effective_events
-from pibg.moves import Dice, Move, Play, parse_moves
+from pibg.match import GameResult, GameState, MatchState, Phase, apply, effective_events
+from pibg.moves import Dice, Move, Play, format_moves, parse_moves
 from pibg.position import OFF, Color, Position
+from pibg.refit import Fitted, Turn, closest_play, closest_roll, fit_turns, moved
 from pibg.rules import legal_plays, resolve
 
 #: The mode of a new record file: the owner writes, everyone reads (as ``open()`` would
@@ -49,7 +50,11 @@ class Action:
     with no move recorded (``dice`` only: the player resigned before moving, or the move was
     never written), or a cube action (``double`` with the new ``value``; ``take``, ``drop``,
     ``beaver``), or ``resign`` (``value`` = 1, 2 or 3 times the cube). ``before`` is the
-    position before it, the actor on roll (cube actions: the doubler on roll)."""
+    position before it, the actor on roll (cube actions: the doubler on roll).
+
+    ``setup``: the board was taken as it stands (``after``, its side on roll, the same side as
+    ``before``'s): a board the referee adopted that no legal play leads to. The ``.sgf`` sets
+    it up; a ``.mat`` cannot, and goes on from ``before`` (see :func:`mat_view`)."""
 
     kind: str
     player: Color
@@ -61,6 +66,8 @@ class Action:
     after: Position | None = None
     #: what the record says about the action beyond the move (dice not seen, a doubt)
     comment: str = ""
+    #: a move's dice were read at the table (else inferred from the boards)
+    seen: bool = True
 
 
 @dataclass(slots=True)
@@ -129,10 +136,11 @@ def apply_steps(pos: Position, steps: Sequence[tuple[int, int]], dice: Dice | No
     return result, hits
 
 
-def play_steps(before: Position, dice: tuple[int, int], text: str, after: Position
-               ) -> tuple[tuple[Move, ...], tuple[bool, ...]]:
-    """The single steps of a recorded play: as written when the text is one step per die in
-    a playable order (as ``.mat`` files are), else in an order the rules engine finds."""
+def legal_steps(before: Position, dice: tuple[int, int], text: str, after: Position
+                ) -> tuple[tuple[Move, ...], tuple[bool, ...]] | None:
+    """The single steps of a legal play from ``before`` to ``after``: as written when the
+    text is one step per die in a playable order (as ``.mat`` files are), else in an order
+    the rules engine finds; ``None`` where no legal play of ``dice`` leads there."""
     try:
         segments = parse_moves(text)
     except PibgError:
@@ -142,10 +150,26 @@ def play_steps(before: Position, dice: tuple[int, int], text: str, after: Positi
         done = apply_steps(before, segments, d)
         if done is not None and done[0] == after:
             return tuple(Move(s, t) for s, t in segments), tuple(done[1])
-    for play in legal_plays(before, d):
+    legal = legal_plays(before, d)
+    for play in legal:
         if play.result == after:
             return play.moves, play.hits
-    # a condoned illegal play: keep the written hops as they are
+    if not legal and after == before:
+        return (), ()
+    return None
+
+
+def play_steps(before: Position, dice: tuple[int, int], text: str, after: Position
+               ) -> tuple[tuple[Move, ...], tuple[bool, ...]]:
+    """:func:`legal_steps`, or for a play no legal one explains (an illegal play that
+    stood) the written hops as they are."""
+    legal = legal_steps(before, dice, text, after)
+    if legal is not None:
+        return legal
+    try:
+        segments = parse_moves(text)
+    except PibgError:
+        segments = ()
     done = apply_steps(before, segments) if segments else None
     hits = tuple(done[1]) if done else tuple(False for _ in segments)
     return tuple(Move(s, t) for s, t in segments), hits
@@ -210,7 +234,11 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
         if not games or before is None or game is None:
             continue
         rec = games[-1]
-        if isinstance(ev, Moved):
+        if isinstance(ev, SetUp):
+            if before.phase is not Phase.OVER:
+                _adopt(rec, before, ev.position, None, f"event {i + 1} (game {len(games)})",
+                       warnings)
+        elif isinstance(ev, Moved):
             player = before.turn
             after = ev.result
             dice = (ev.dice.high, ev.dice.low)
@@ -218,9 +246,14 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
                 # a move never recorded: the files say the roll alone, as they were read
                 rec.actions.append(Action("roll", player, before.position, dice))
                 continue
-            steps, hits = play_steps(before.position, dice, ev.play, after)
-            rec.actions.append(Action("move", player, before.position, dice, steps, hits,
-                                      after=after, comment=move_comment(ev)))
+            legal = legal_steps(before.position, dice, ev.play, after)
+            if legal is None:  # an illegal play that stood
+                _adopt(rec, before, after.swap_turn(), ev, f"event {i + 1} (game {len(games)})",
+                       warnings)
+            else:
+                rec.actions.append(Action("move", player, before.position, dice, *legal,
+                                          after=after, comment=move_comment(ev),
+                                          seen=ev.dice_seen))
         elif isinstance(ev, Doubled):
             rec.actions.append(Action("double", before.turn, before.position,
                                       value=before.cube.value * 2))
@@ -259,17 +292,250 @@ def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> 
     if isinstance(ev, GameStarted) and ev.set_up:
         warnings.append(f"{where}: game {games + 1} starts from a set-up position; .mat and "
                         f"SGF files start every game from the opening position")
-    elif isinstance(ev, SetUp):
-        warnings.append(f"{where}: the board was resynced to {ev.position.position_id()}; "
-                        f"the files cannot say so, and the moves after it will not follow in "
-                        f"gnubg")
-    elif isinstance(ev, Moved) and ev.illegal:
-        warnings.append(f"{where}: {ev.player.label}'s condoned illegal play {ev.play!r} is "
-                        f"written as played; gnubg does not check it, pibg's import will "
-                        f"refuse it")
     elif isinstance(ev, Beavered):
         warnings.append(f"{where}: a beaver is written as 'Beavers => N' / B[beaver], which "
                         f"gnubg 1.07 does not read (it sees a redouble, or nothing)")
+
+
+# --- boards taken as they stand ---------------------------------------------------------------
+
+#: how many turns before an adopted board may be fitted again to lead to it
+REFIT_TURNS = 4
+
+REFITTED = "recorded at the table as "
+NOT_SEEN = "turn not seen at the table: inferred from the board the players went on from"
+NEAREST = "no legal play leads to the board the players went on from"
+TAKEN = "board taken as it stands"
+
+
+def _adopt(rec: GameRecord, known: GameState, goal: Position, played: Moved | None,
+           where: str, warnings: list[str]) -> None:
+    """Record a board the referee adopted, as legal plays wherever they can lead to it.
+
+    ``goal`` is the adopted board with its side next on roll: a resync (``played`` is
+    ``None``; ``known`` may hold a roll the board overtook), or the board an illegal play
+    left (``played``, the mover's turn). The plays recorded a few turns back, and the turn
+    that led to the board, are fitted to it (:func:`pibg.refit.fit_turns`): legal plays with
+    the rolls as read (any roll where none was read), changing as few recorded plays as
+    possible; each changed play keeps the table's version in its comment. Where nothing
+    legal leads there, the turn is written as the legal play of its roll nearest the board,
+    and a ``setup`` action takes the board as it stands.
+    """
+    adopted = goal.position_id()
+    if played is not None:
+        extra = [(Turn(played.player, played.dice if played.dice_seen else None),
+                  move_comment(played))]
+        what = (f"{played.player.label}'s illegal play (to {played.result.position_id()}) "
+                f"stood")
+    else:
+        what = f"the board was resynced to {adopted}, {goal.turn.label} to roll"
+        if known.phase is Phase.OPENING or not rec.actions:
+            rec.actions.append(Action("setup", goal.turn, known.position.with_turn(goal.turn),
+                                      after=goal, comment=f"{TAKEN} ({adopted})"))
+            warnings.append(f"{where}: {what} before the first move: the .sgf sets it up; a "
+                            f".mat starts from the opening position and goes on from there")
+            return
+        extra = []
+        if goal.turn is not known.turn:  # the side on roll moved, unseen
+            pending = known.dice if known.phase is Phase.MOVE else None
+            extra = [(Turn(known.turn, pending), NOT_SEEN)]
+            if pending is not None:
+                extra.append((Turn(known.turn, None), NOT_SEEN))
+    variants: list[tuple[Turn, str] | None] = [*(extra[:1] if played is not None else extra)]
+    tail = _refittable(rec.actions)
+    for k in range(min(REFIT_TURNS, len(tail)) + 1):
+        first = tail[-k] if k else len(rec.actions)
+        start = rec.actions[first].before if k else known.position
+        turns = [Turn(a.player, Dice.of(a.dice) if a.seen else None,
+                      moved(a.before, a.after, a.player) if a.after is not None else None)
+                 for a in rec.actions[first:] if a.kind == "move"]
+        for variant in variants or [None]:
+            fit = fit_turns(start, turns + ([variant[0]] if variant else []), goal)
+            if fit is None:
+                continue
+            _rewrite(rec, first, start, fit[:len(turns)], adopted)
+            if variant is not None:
+                f = fit[-1]
+                note = variant[1]
+                if played is not None and f.play.result != played.result:
+                    note = "\n".join(x for x in (note, f"{REFITTED}an illegal play (to "
+                                                  f"{played.result.position_id()}); fitted "
+                                                  f"to the board the players went on from "
+                                                  f"({adopted})") if x)
+                before = start
+                for g in fit[:-1]:
+                    before = g.play.result.swap_turn()
+                _append_move(rec, f.dice, f.play, before,
+                             _with_dice_note(note, variant[0].dice is None),
+                             seen=variant[0].dice is not None)
+            changed = sum(f.changed for f in fit[:len(turns)])
+            warnings.append(f"{where}: {what}; written as legal plays that lead there"
+                            + (f" ({changed} play(s) recorded at the table changed, the "
+                               f"table's version in the .sgf comments)" if changed else ""))
+            return
+    # nothing legal leads there: the nearest legal play, then the board as it stands
+    pos = known.position
+    if played is not None:
+        play = closest_play(pos, played.dice, played.result)
+        _append_move(rec, (played.dice.high, played.dice.low), play, pos,
+                     "\n".join(x for x in (move_comment(played), f"{NEAREST}: the play seen, "
+                                            f"to {played.result.position_id()}, stood") if x),
+                     seen=played.dice_seen)
+        pos = play.result.swap_turn()
+        if play.result.winner() is not None:
+            warnings.append(f"{where}: {what} and ended the game; the files write the legal "
+                            f"play nearest it, which ends it too, and the result")
+            return
+    elif extra:
+        turn = extra[0][0]
+        if turn.dice is not None:
+            dice, play = turn.dice, closest_play(pos, turn.dice, goal.swap_turn())
+        else:
+            dice, play = closest_roll(pos, goal.swap_turn())
+        _append_move(rec, (dice.high, dice.low), play, pos,
+                     _with_dice_note(f"{NOT_SEEN}; {NEAREST}", turn.dice is None),
+                     seen=turn.dice is not None)
+        pos = play.result.swap_turn()
+    if pos != goal:
+        rec.actions.append(Action("setup", goal.turn, pos, after=goal,
+                                  comment=f"{TAKEN} ({adopted}): {what}"))
+    warnings.append(f"{where}: {what}; no legal play leads there: the .sgf sets the board up, "
+                    f"the .mat goes on from the legal play nearest it (its later moves are "
+                    f"fitted to that board)")
+
+
+def _with_dice_note(note: str, inferred: bool) -> str:
+    """``note``, after a line saying the dice were inferred where they were (once)."""
+    if not inferred or DICE_NOT_SEEN in note.splitlines():
+        return note
+    return "\n".join(x for x in (DICE_NOT_SEEN, note) if x)
+
+
+def _refittable(actions: Sequence[Action]) -> list[int]:
+    """Indices of the moves at the end of a game's actions that may be fitted again (back to
+    the last board taken as it stands or roll with no move), oldest first."""
+    out: list[int] = []
+    for j in range(len(actions) - 1, -1, -1):
+        a = actions[j]
+        if a.kind in ("setup", "roll", "resign"):
+            break
+        if a.kind == "move":
+            out.append(j)
+    return out[::-1]
+
+
+def _rewrite(rec: GameRecord, first: int, start: Position, fitted: Sequence[Fitted],
+             adopted: str) -> None:
+    """Replace the moves from ``actions[first]`` on by ``fitted`` (cube actions between them
+    keep their place); a changed play keeps the table's version in its comment."""
+    pos = start
+    it = iter(fitted)
+    for j in range(first, len(rec.actions)):
+        a = rec.actions[j]
+        if a.kind != "move":
+            rec.actions[j] = replace(a, before=pos.with_turn(a.before.turn))
+            continue
+        f = next(it)
+        comment = a.comment
+        if f.changed:
+            table = f"{a.dice[0]}{a.dice[1]}: {format_moves(a.steps, a.hits) or 'no move'}"
+            comment = "\n".join(x for x in (comment, f"{REFITTED}{table}; fitted to the "
+                                              f"board the players went on from ({adopted})")
+                                 if x)
+        rec.actions[j] = replace(a, before=pos, dice=(f.dice.high, f.dice.low),
+                                 steps=f.play.moves, hits=f.play.hits, after=f.play.result,
+                                 comment=comment)
+        pos = f.play.result.swap_turn()
+
+
+def _append_move(rec: GameRecord, dice: tuple[int, int] | Dice, play: Play, before: Position,
+                 comment: str, *, seen: bool) -> None:
+    d = Dice.of(dice)
+    rec.actions.append(Action("move", before.turn, before, (d.high, d.low), play.moves,
+                              play.hits, after=play.result, comment=comment, seen=seen))
+
+
+def mat_view(rec: MatchRecord) -> MatchRecord:
+    """The record as a ``.mat`` can say it: legal moves only, one board all game long.
+
+    A ``.mat`` has no way to set a board up. From a ``setup`` action on, until the boards
+    meet again, each move is written as the legal play of its roll that leads to the board
+    the game was in after it, or else nearest it (:func:`pibg.refit.closest_play`): every
+    roll, cube action and result is kept, and gnubg and :func:`pibg.matfile.read_mat` read
+    every move; the ``.sgf`` has the boards as they stood. A game its moves no longer end is
+    won by the ``Wins`` line (a resignation to both readers, for the same points)."""
+    if not any(a.kind == "setup" for g in rec.games for a in g.actions):
+        return rec
+    return MatchRecord(rec.settings, [_mat_game(g) for g in rec.games], rec.final,
+                       rec.warnings)
+
+
+def _mat_game(game: GameRecord) -> GameRecord:
+    if not any(a.kind == "setup" for a in game.actions):
+        return game
+    out: list[Action] = []
+    board = Position.start() if game.start.with_turn(Color.WHITE) != Position.start() else (
+        game.start)
+    opening = True
+    ended = False
+    for j, a in enumerate(game.actions):
+        if ended or a.kind == "setup":
+            continue
+        here = board.with_turn(a.before.turn)
+        if a.kind == "move":
+            assert a.after is not None
+            if opening:
+                board = here
+            opening = False
+            if here == a.before:
+                out.append(a)
+                result = a.after
+            else:
+                dice = Dice.of(a.dice)
+                play = closest_play(here, dice, a.after)
+                note = "" if play.result == a.after else (
+                    f"the .mat goes on from {here.position_id()}: the legal play nearest the "
+                    f"board that stood ({a.after.position_id()})")
+                out.append(replace(a, before=here, steps=play.moves, hits=play.hits,
+                                   after=play.result,
+                                   comment="\n".join(x for x in (a.comment, note) if x)))
+                result = play.result
+            board = result.swap_turn()
+            ended = result.winner() is not None
+        elif a.kind == "roll":
+            opening = False
+            out.append(replace(a, before=here))
+            if j + 1 < len(game.actions) and game.actions[j + 1].kind != "resign":
+                board = here.swap_turn()
+        else:
+            out.append(replace(a, before=here))
+    return _won_unended(replace(game, actions=out))
+
+
+def sgf_view(rec: MatchRecord) -> MatchRecord:
+    """The record as an ``.sgf`` says it: a game won on a board set up (an illegal play
+    that stood and bore off the last checkers) ends by ``RE[..R]``, a resignation."""
+    if not any(a.kind == "setup" for g in rec.games for a in g.actions):
+        return rec
+    return MatchRecord(rec.settings, [_won_unended(g) for g in rec.games], rec.final,
+                       rec.warnings)
+
+
+def _won_unended(game: GameRecord) -> GameRecord:
+    """A game won by its moves that its recorded moves do not end: the files say it as a
+    resignation by the loser, for the same points."""
+    res = game.result
+    if res is None or res.termination in ("drop", "resign"):
+        return game
+    last = next((a for a in reversed(game.actions) if a.kind in ("move", "setup")), None)
+    if last is not None and last.kind == "move" and last.after is not None and (
+            last.after.winner() is not None):
+        return game
+    board = last.after if last is not None and last.after is not None else game.start
+    resign = Action("resign", res.winner.other, board.with_turn(res.winner.other),
+                    value=res.points // res.cube)
+    return replace(game, actions=[*game.actions, resign],
+                   result=replace(res, termination="resign"))
 
 
 # --- files ------------------------------------------------------------------------------------
@@ -338,14 +604,21 @@ __all__ = [
     "DICE_NOT_SEEN",
     "FILE_MODE",
     "IN_DOUBT",
+    "NEAREST",
+    "NOT_SEEN",
+    "REFITTED",
+    "TAKEN",
     "Action",
     "GameRecord",
     "MatchRecord",
     "apply_steps",
     "decode_text",
+    "legal_steps",
+    "mat_view",
     "match_record",
     "move_comment",
     "play_steps",
     "resolve_any_order",
+    "sgf_view",
     "write_atomic",
 ]

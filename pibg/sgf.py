@@ -40,18 +40,20 @@ from pibg.events import (
     OpeningRoll,
     Resigned,
     Rolled,
+    SetUp,
     Took,
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameState, MatchState, Phase, apply
 from pibg.moves import Dice
-from pibg.position import BAR, OFF, Color
+from pibg.position import BAR, OFF, Color, Position
 from pibg.record import (
     Action,
     GameRecord,
     MatchRecord,
     apply_steps,
     match_record,
+    sgf_view,
     write_atomic,
 )
 
@@ -64,6 +66,29 @@ def to_letter(point: int, player: Color) -> str:
         return "z"
     p = point if player is Color.WHITE else 25 - point
     return chr(ord("a") + p - 1)
+
+
+def setup_props(position: Position) -> str:
+    """The properties of a node setting ``position`` up: the side on roll, every point
+    emptied, then each checker of the side on roll (``AW``, its points lettered as White's
+    are) and of the other side (``AB``, lettered as Black's are); the bar is ``y``.
+
+    That is how GNU Backgammon 1.07 reads such a node (the side on roll is that of the move
+    before it, which pibg's ``PL`` always repeats): with White on roll, ``AW`` is White's
+    checkers as gnubg writes them; with Black on roll gnubg's own files say the sides the
+    other way round, and gnubg reads them back swapped.
+
+    >>> setup_props(Position.start(Color.BLACK))[:24]
+    'PL[B]AE[a:y]AW[f][f][f]['
+    """
+    mover, other = position.turn, position.turn.other
+    out = [f"PL[{'W' if mover is Color.WHITE else 'B'}]AE[a:y]"]
+    for color, key, as_color in ((mover, "AW", Color.WHITE), (other, "AB", Color.BLACK)):
+        board = position.board(color)
+        points = "".join(f"[{to_letter(i + 1, as_color)}]" * board[i] for i in range(25))
+        if points:
+            out.append(key + points)
+    return "".join(out)
 
 
 def _escape(text: str) -> str:
@@ -80,6 +105,9 @@ def _node(action: Action) -> str | None:
         return f";{who}[{body}]{comment}"
     if action.kind == "roll":  # dice with no move recorded, as gnubg writes it
         return f";PL[{who}]DI[{action.dice[0]}{action.dice[1]}]"
+    if action.kind == "setup" and action.after is not None:
+        comment = f"C[{_escape(action.comment)}]" if action.comment else ""
+        return f";{setup_props(action.after)}{comment}"
     if action.kind in ("double", "take", "drop", "beaver"):
         return f";{who}[{action.kind}]"
     return None  # resign: in RE[...R]
@@ -115,7 +143,7 @@ def _version() -> str:
 
 def dumps_sgf(events: Iterable[Event] | MatchRecord, date: str | None = None) -> str:
     """The SGF text of a match. ``date`` (``"2026-11-22"``) goes in the first game's ``DT``."""
-    rec = events if isinstance(events, MatchRecord) else match_record(events)
+    rec = sgf_view(events if isinstance(events, MatchRecord) else match_record(events))
     return "".join(_game_tree(rec, g, date) for g in rec.games)
 
 
@@ -214,6 +242,16 @@ def _parse_trees(text: str, name: str) -> list[list[tuple[dict[str, list[str]], 
     return trees
 
 
+def _span(value: str) -> range:
+    """The points of an ``AE``/``AW``/``AB`` value as indices from White's side (0-23, the
+    bar 24): one letter, or a range ``a:y`` (both ends in)."""
+    lo, _, hi = value.strip().partition(":")
+    hi = hi or lo
+    if len(lo) != 1 or len(hi) != 1 or not "a" <= lo <= hi <= "y":
+        raise ValueError(f"bad point {value!r}: expected a letter a-y or a range like a:y")
+    return range(ord(lo) - ord("a"), ord(hi) - ord("a") + 1)
+
+
 def _point(letter: str, player: Color) -> int:
     if letter == "y":
         return BAR
@@ -298,6 +336,34 @@ class _SgfReader:
         else:
             self.emit(Rolled(player, Dice(max(d1, d2), min(d1, d2))), off)
         self.pending = off
+
+    def setup(self, props: dict[str, list[str]], off: int) -> None:
+        """``PL[B]AE[a:y]AW[..]AB[..]``: a board set up during a game (gnubg writes one set by
+        hand so; pibg one the players went on from that no legal play leads to)."""
+        self.settle()
+        if self.over():
+            raise self.fail(off, "a board set up after the game ended")
+        pos = self.game.position
+        boards = {Color.WHITE: list(pos.white), Color.BLACK: list(pos.black)}
+        try:
+            who = (props.get("PL") or [""])[0].strip().upper()
+            turn = Color.WHITE if who == "W" else Color.BLACK if who == "B" else pos.turn
+            for value in props.get("AE", []):
+                for i in _span(value):  # a point from White's side (24: the bar)
+                    boards[Color.WHITE][i] = 0
+                    boards[Color.BLACK][i if i == 24 else 23 - i] = 0
+            # AW: the side on roll's checkers, AB the other's (see setup_props)
+            for key, color, as_color in (("AW", turn, Color.WHITE),
+                                         ("AB", turn.other, Color.BLACK)):
+                for value in props.get(key, []):
+                    for i in _span(value):
+                        point = _point(chr(ord("a") + i), as_color)
+                        if point != OFF:
+                            boards[color][point - 1] += 1
+            board = Position(tuple(boards[Color.WHITE]), tuple(boards[Color.BLACK]), turn)
+        except (ValueError, PibgError) as exc:
+            raise self.fail(off, f"a board set up (AE/AW/AB): {exc}") from exc
+        self.emit(SetUp(board), off)
 
     def settle(self) -> None:
         """Dice with no move, followed by a move of the other player: the turn passed with the
@@ -411,6 +477,10 @@ def parse_sgf(text: str, name: str = "<sgf>", *, strict: bool = True,
         r.start(root, off)
         first = True
         for props, noff in tree[1:]:
+            if {"AE", "AW", "AB"} & props.keys():
+                r.setup(props, noff)
+                first = False
+                continue
             if "DI" in props and props["DI"] and not ("W" in props or "B" in props):
                 if r.over():
                     raise r.fail(noff, f"DI[{props['DI'][0]}] after the game ended")
