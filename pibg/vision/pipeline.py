@@ -26,7 +26,6 @@ from pibg.vision.calibrate import (
     learn,
     learn_from_any_frame,
     locate_board,
-    settle_corners,
 )
 from pibg.vision.dice_stage import DiceStage
 from pibg.vision.geometry import (
@@ -135,14 +134,10 @@ class Vision:
             the corners make no board.
         """
         cfg = config or VisionConfig()
-        found = corners is None
         if corners is None:
             corners, corners_on_rims = locate_board(cfg, frame)
-        cal = learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
-                    corners_on_rims=corners_on_rims)
-        if found:
-            cal = settle_corners(cfg, frame, cal, corners_on_rims=corners_on_rims)
-        return cls(cal, cfg)
+        return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
+                         corners_on_rims=corners_on_rims), cfg)
 
     @classmethod
     def from_corners(cls, frame: Array, corners: Any, white_home: WhiteHome,

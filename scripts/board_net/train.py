@@ -1,23 +1,29 @@
 """Train the checker-place network and write it as ONNX (``pibg/data/place_net.onnx``).
 
-Needs PyTorch and onnx, which pibg itself does not (it runs the network with OpenCV):
+Needs PyTorch and onnx, which pibg itself does not (it runs the network with OpenCV). The
+recipe that made the shipped network (about 3 minutes of training on 2 idle cores):
 
     pip install torch onnx
-    python scripts/board_net/extract.py crops.npz ../shared/renders/dev \
+    python scripts/board_net/extract.py renders.npz ../shared/renders/dev \
         ../shared/renders/game/frames
-    python scripts/board_net/train.py crops.npz --out pibg/data/place_net.onnx  # ~10 min
-    python scripts/board_net/train.py crops.npz --leave-out dev0,dev3 --out no_walnut.onnx
+    python scripts/board_net/extract_sim.py sim.npz --frames 50 --seed 5
+    python scripts/board_net/train.py renders.npz sim.npz --epochs 6 \
+        --out pibg/data/place_net.onnx
 
-``--leave-out`` trains without the named boards' crops (``benchmarks/vision_accuracy.py
---place-net`` then measures the left-out boards with a network that never saw them).
+``--leave-out`` trains without the named boards' crops, for the leave-one-board-out rows of
+``docs/benchmarks.md`` (``benchmarks/vision_accuracy.py --only dev2 --place-model
+no_oak.onnx`` then measures the left-out board with a network that never saw it):
+
+    python scripts/board_net/train.py renders.npz --epochs 10 --leave-out dev2 --out no_oak.onnx
 
 Each batch's crops are cut ``READ_SPAN`` wide at a random offset (up to a fifth of a checker)
-and scale (within 10 %), flipped at random, and recoloured as a whole new board would be: the
-colours turned round the grey axis by any angle, their saturation scaled 0.2-1.6, each channel's
-gain and the tone curve's gamma changed, one crop in five made grey; then blurred, with noise.
-The network sees each crop's channels centred and scaled by their own spread (see
-:func:`pibg.vision.place_net.prepare`), so the light's level drops out. The same command gives
-the same weights up to the floating-point order of the machine's math library.
+and scale (within 10 %), flipped at random, a fifth of them with a drawn arm laid over
+(:func:`arms`), and recoloured as a whole new board would be: the colours turned round the grey
+axis by any angle, their saturation scaled 0.2-1.6 (a fifth made grey), each channel's gain
+and the tone curve's gamma changed; then blurred, with noise. The network sees each crop's
+channels centred and scaled by their own spread (see :func:`pibg.vision.place_net.prepare`),
+so the light's level drops out. The same command gives the same weights up to the
+floating-point order of the machine's math library.
 """
 
 from __future__ import annotations
