@@ -500,6 +500,11 @@ class VisionConfig:
     #: Its log-odds of a checker are clipped to this (a die found where a run's next checker
     #: would stand still outweighs it).
     place_clip: float = 12.0
+    #: A checker the network sees with log-odds of at least this is plainly there: the rule
+    #: of 15 giving it up means more checkers on the board than a colour has, and the frame
+    #: is refused rather than read one short. (Trained with smoothed labels, the network
+    #: gives a checker it is sure of about 4.5 to 6.5, an empty place about -4.5 to -5.5.)
+    place_plain: float = 4.0
     #: A hand or arm is over the board when the network sees something over at least this
     #: many point places (its "arm" class above one half) that did not look like an arm on
     #: the empty board at calibration. On the renders' boards it was trained on, clean

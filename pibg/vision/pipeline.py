@@ -294,10 +294,23 @@ class Vision:
             if freed:
                 logits = logits.copy()
                 logits[tuple(np.transpose(freed))] = -(cfg.place_clip + 1.0)
-                again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
-                                             ring, logits, found_cube, bar_logits)
+                again, again_run = self._from_logits(canon, frame, ii, gain, edges, scale,
+                                                     reading, ring, logits, found_cube,
+                                                     bar_logits)
                 if again.readable:
-                    obs = again
+                    obs, run = again, again_run
+        if obs.readable:
+            # the rule of 15 gave up a checker the network sees plainly: there are more
+            # checkers on the board than a colour has (a spare one), or something there
+            # looks like one; no reading is right, and dropping one would make a wrong board
+            free = B.counts_from_logits(logits, reading)[0]
+            plain = [p + 1 for p in range(len(run)) if free[p] > run[p]
+                     and float(logits[p, run[p]:free[p]].min()) >= cfg.place_plain]
+            if plain:
+                where = ("point " if len(plain) == 1 else "points ") + ", ".join(map(str, plain))
+                return BoardObservation.unreadable(
+                    f"more checkers than a colour's 15 seen plainly ({where} would give one "
+                    f"up): a spare checker on the board, or something over it")
         return obs
 
     def _over_the_board(self, rails: int, unexplained: int) -> str:
