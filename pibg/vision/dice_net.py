@@ -19,15 +19,14 @@ so it needs no package beyond OpenCV.
 
 from __future__ import annotations
 
-import functools
 from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from pibg.exc import VisionError
 from pibg.vision.dice_config import FloatArray, Image
+from pibg.vision.onnx import load_onnx
 
 #: The crop's side the network reads, in pixels.
 INPUT = 40
@@ -35,19 +34,8 @@ INPUT = 40
 MODEL = Path(str(resources.files("pibg") / "data" / "dice_net.onnx"))
 
 
-@functools.cache
 def _net(path: str) -> cv2.dnn.Net:
-    if not Path(path).is_file():
-        raise VisionError(f"dice model {path} is missing: reinstall pibg (pip install -e .) or "
-                          "make it with scripts/dice_net/train.py")
-    try:
-        net = cv2.dnn.readNetFromONNX(path)
-    except cv2.error:
-        raise VisionError(f"dice model {path} is not a readable ONNX network: reinstall pibg or "
-                          "make it again with scripts/dice_net/train.py") from None
-    if net.empty():
-        raise VisionError(f"dice model {path} holds no network: reinstall pibg")
-    return net
+    return load_onnx(path, "dice model", "scripts/dice_net/train.py")
 
 
 def prepare(patch: Image) -> FloatArray:

@@ -21,7 +21,6 @@ does.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,8 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pibg.exc import VisionError
 from pibg.vision.geometry import Array
+from pibg.vision.onnx import load_onnx
 
 #: Side in pixels of the crops kept for training, and the checker widths they cover.
 SIDE, SPAN = 48, 1.9
@@ -74,19 +73,8 @@ def prepare(batch: Array) -> Array:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
-@functools.cache
 def _net(path: str) -> cv2.dnn.Net:
-    if not Path(path).is_file():
-        raise VisionError(f"checker model {path} is missing: reinstall pibg (pip install -e .) "
-                          "or make it with scripts/board_net/train.py")
-    try:
-        net = cv2.dnn.readNetFromONNX(path)
-    except cv2.error:
-        raise VisionError(f"checker model {path} is not a readable ONNX network: reinstall pibg "
-                          "or make it again with scripts/board_net/train.py") from None
-    if net.empty():
-        raise VisionError(f"checker model {path} holds no network: reinstall pibg")
-    return net
+    return load_onnx(path, "checker model", "scripts/board_net/train.py")
 
 
 @dataclass(frozen=True, slots=True)
