@@ -189,8 +189,11 @@ class _Reader:
     state: MatchState | None = None
     lineno: int = 0
     first_action: bool = False
-    #: a roll whose move was not recorded (tolerant reading): its line and what was written
+    #: a roll whose move was not recorded: its line and what was written (strict reading
+    #: takes it only before the 'Wins' line, as gnubg writes a roll then a resignation)
     pending: tuple[int, str] | None = None
+    #: why strict reading refuses the pending roll if anything but 'Wins' follows
+    refusal: str = ""
     #: rows of a game after the match was over are skipped (as gnubg does)
     skipping: bool = False
     early: list[str] = field(default_factory=list)
@@ -243,6 +246,8 @@ class _Reader:
             return
         lineno, written = self.pending
         self.pending = None
+        if self.strict:
+            raise RecordError(f"{self.name}: line {lineno}: {self.refusal}")
         game = self.match.game
         assert game is not None and game.dice is not None
         player = game.turn
@@ -551,6 +556,10 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
         except PibgError:
             play = None
         if play is None:
+            if r.strict and not text and not m.group("nomove") and not m.group("unknown"):
+                # dice and no move: only a resignation may follow (gnubg writes it so)
+                r.pending, r.refusal = (r.lineno, "an empty move"), refusal
+                return
             if r.strict:
                 raise r.fail(refusal) from exc
             if not text:

@@ -175,6 +175,11 @@ BAD = [
     (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5   Doubles => 2\n"
      "  2)  Takes  \n      Wins 5 points\n", 7, "a resignation scores 1, 2 or 3"),
     (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 33: 8/5 6/5\n", 5, "is a double"),
+    # dice and no move where one exists: only a resignation may follow them
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5    64:\n"
+     "  2) 21: 13/11 6/5\n", 5, "a legal move exists"),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5    64:\n", 5,
+     "a legal move exists"),
 ]
 
 
@@ -247,6 +252,20 @@ def test_unwritable_events_are_warned_not_hidden() -> None:
     rec = match_record(edited)
     assert any("resynced" in w for w in rec.warnings)
     assert match_record(events).warnings == []
+
+
+def test_roll_then_resignation_reads_strictly() -> None:
+    """A player who rolls and resigns before moving: gnubg (and pibg) write the dice with no
+    move, then the 'Wins' line; the strict reader takes it, as gnubg does."""
+    events, _ = random_match(3, length=3)
+    k = next(i for i, e in enumerate(events) if isinstance(e, Rolled))
+    rolled = events[k]
+    assert isinstance(rolled, Rolled)
+    cut = [*events[: k + 1], Resigned(rolled.player, 2)]
+    text = dumps_mat(cut)
+    back = parse_mat(text)
+    assert replay(back).score == replay(cut).score
+    assert isinstance(back[-2], Resigned) and back[-2].player is rolled.player
 
 
 def test_resignation_by_the_side_not_on_turn() -> None:
