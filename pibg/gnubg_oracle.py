@@ -127,8 +127,12 @@ def _side(color: Color) -> str:
     return "X" if color is Color.WHITE else "O"  # gnubg's player 0 is "X" in gnubg.match()
 
 
-def compare(record: MatchRecord, gnubg_result: dict[str, Any]) -> Comparison:
-    """Compare what pibg wrote (``record``) with what gnubg read back (one result dict)."""
+def compare(record: MatchRecord, gnubg_result: dict[str, Any], final: bool = True
+            ) -> Comparison:
+    """Compare what pibg wrote (``record``) with what gnubg read back (one result dict);
+    ``final``: the Match ID gnubg ends on too (not for a match with a board set up: gnubg
+    1.07 leaves such a game out of the match state it ends on, and a ``.mat`` may end it
+    on another cube)."""
     cmp = Comparison(str(gnubg_result.get("file", "")))
     bad = cmp.mismatches
     if "error" in gnubg_result:
@@ -148,7 +152,7 @@ def compare(record: MatchRecord, gnubg_result: dict[str, Any]) -> Comparison:
     for k, (game, gg) in enumerate(zip(record.games, ggames, strict=False), start=1):
         cmp.games += 1
         _compare_game(cmp, k, game_record=game, gnubg_game=gg)
-    if gnubg_result.get("matchid"):
+    if gnubg_result.get("matchid") and final:
         _compare_match_id(cmp, record, gnubg_result["matchid"])
     return cmp
 
@@ -257,6 +261,7 @@ def check_with_gnubg(records: Sequence[tuple[str, MatchRecord]], workdir: str | 
     jobs: list[tuple[str | os.PathLike[str], str]] = []
     jacoby: list[bool] = []
     by_file: dict[str, MatchRecord] = {}
+    set_up: set[str] = set()
     for name, rec in records:
         for fmt in formats:
             path = Path(workdir, f"{name}.{fmt}")
@@ -265,12 +270,14 @@ def check_with_gnubg(records: Sequence[tuple[str, MatchRecord]], workdir: str | 
             jacoby.append(rec.settings.jacoby)
             # a .mat says boards taken as they stand its own way (see mat_view)
             by_file[str(path.resolve())] = (mat_view if fmt == "mat" else sgf_view)(rec)
+            if any(a.kind == "setup" for g in rec.games for a in g.actions):
+                set_up.add(str(path.resolve()))
     t_write = time.monotonic()
     results = gnubg_import(jobs, exe=exe, jacoby=jacoby)
     out.gnubg_seconds = time.monotonic() - t_write
     for res in results:
         rec = by_file[res["file"]]
-        cmp = compare(rec, res)
+        cmp = compare(rec, res, final=res["file"] not in set_up)
         out.files += 1
         out.games += cmp.games
         out.moves += cmp.moves

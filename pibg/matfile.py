@@ -557,8 +557,10 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
             play = None
         if play is None:
             if r.strict and not text and not m.group("nomove") and not m.group("unknown"):
-                # dice and no move: only a resignation may follow (gnubg writes it so)
-                r.pending, r.refusal = (r.lineno, "an empty move"), refusal
+                # dice and no move: only a resignation may follow (gnubg writes it so, and
+                # reads a roll with one legal play as that play)
+                r.refusal = refusal
+                _unrecorded(r, m, dice)
                 return
             if r.strict:
                 raise r.fail(refusal) from exc

@@ -36,7 +36,17 @@ from pibg.exc import PibgError, RecordError, RecordWriteError
 from pibg.match import GameResult, GameState, MatchState, Phase, apply, effective_events
 from pibg.moves import Dice, Move, Play, format_moves, parse_moves
 from pibg.position import OFF, Color, Position
-from pibg.refit import Fitted, Turn, closest_play, closest_roll, fit_turns, moved
+from pibg.refit import (
+    Budget,
+    Fitted,
+    Turn,
+    closest_play,
+    closest_roll,
+    distance,
+    fit_turns,
+    moved,
+    plays_of,
+)
 from pibg.rules import legal_plays, resolve
 
 #: The mode of a new record file: the owner writes, everyone reads (as ``open()`` would
@@ -322,35 +332,39 @@ def _adopt(rec: GameRecord, known: GameState, goal: Position, played: Moved | No
     and a ``setup`` action takes the board as it stands.
     """
     adopted = goal.position_id()
+    opening = not any(a.kind in ("move", "roll") for a in rec.actions)
     if played is not None:
-        extra = [(Turn(played.player, played.dice if played.dice_seen else None),
-                  move_comment(played))]
+        extra = [(Turn(played.player, played.dice if played.dice_seen else None,
+                       opening=opening), move_comment(played))]
         what = (f"{played.player.label}'s illegal play (to {played.result.position_id()}) "
                 f"stood")
     else:
         what = f"the board was resynced to {adopted}, {goal.turn.label} to roll"
-        if known.phase is Phase.OPENING or not rec.actions:
+        if known.phase is Phase.OPENING:
             rec.actions.append(Action("setup", goal.turn, known.position.with_turn(goal.turn),
                                       after=goal, comment=f"{TAKEN} ({adopted})"))
-            warnings.append(f"{where}: {what} before the first move: the .sgf sets it up; a "
-                            f".mat starts from the opening position and goes on from there")
+            warnings.append(f"{where}: {what} before the opening roll: the .sgf sets it up; "
+                            f"a .mat starts from the opening position and goes on from there "
+                            f"(its first roll is read as the opening roll)")
             return
         extra = []
         if goal.turn is not known.turn:  # the side on roll moved, unseen
             pending = known.dice if known.phase is Phase.MOVE else None
-            extra = [(Turn(known.turn, pending), NOT_SEEN)]
+            extra = [(Turn(known.turn, pending, opening=opening), NOT_SEEN)]
             if pending is not None:
-                extra.append((Turn(known.turn, None), NOT_SEEN))
+                extra.append((Turn(known.turn, None, opening=opening), NOT_SEEN))
     variants: list[tuple[Turn, str] | None] = [*(extra[:1] if played is not None else extra)]
     tail = _refittable(rec.actions)
+    budget = Budget()
     for k in range(min(REFIT_TURNS, len(tail)) + 1):
         first = tail[-k] if k else len(rec.actions)
         start = rec.actions[first].before if k else known.position
         turns = [Turn(a.player, Dice.of(a.dice) if a.seen else None,
-                      moved(a.before, a.after, a.player) if a.after is not None else None)
-                 for a in rec.actions[first:] if a.kind == "move"]
+                      moved(a.before, a.after, a.player) if a.after is not None else None,
+                      opening=not any(b.kind in ("move", "roll") for b in rec.actions[:j]))
+                 for j, a in enumerate(rec.actions) if j >= first and a.kind == "move"]
         for variant in variants or [None]:
-            fit = fit_turns(start, turns + ([variant[0]] if variant else []), goal)
+            fit = fit_turns(start, turns + ([variant[0]] if variant else []), goal, budget)
             if fit is None:
                 continue
             _rewrite(rec, first, start, fit[:len(turns)], adopted)
@@ -391,7 +405,7 @@ def _adopt(rec: GameRecord, known: GameState, goal: Position, played: Moved | No
         if turn.dice is not None:
             dice, play = turn.dice, closest_play(pos, turn.dice, goal.swap_turn())
         else:
-            dice, play = closest_roll(pos, goal.swap_turn())
+            dice, play = closest_roll(pos, goal.swap_turn(), turn.opening)
         _append_move(rec, (dice.high, dice.low), play, pos,
                      _with_dice_note(f"{NOT_SEEN}; {NEAREST}", turn.dice is None),
                      seen=turn.dice is not None)
@@ -466,8 +480,33 @@ def mat_view(rec: MatchRecord) -> MatchRecord:
     won by the ``Wins`` line (a resignation to both readers, for the same points)."""
     if not any(a.kind == "setup" for g in rec.games for a in g.actions):
         return rec
-    return MatchRecord(rec.settings, [_mat_game(g) for g in rec.games], rec.final,
-                       rec.warnings)
+    s = rec.settings
+    games: list[GameRecord] = []
+    warnings = list(rec.warnings)
+    score = rec.games[0].score if rec.games else (0, 0)
+    crawford_done = False
+    for game in rec.games:
+        if s.length and max(score) >= s.length:
+            warnings.append(f".mat: the match ends after game {len(games)} there; the games "
+                            f"after it are in the .sgf only")
+            break
+        crawford = (s.length > 1 and s.crawford and not crawford_done
+                    and max(score) == s.length - 1)
+        view = replace(_mat_game(game), score=score, crawford=crawford)
+        cut = sum(a.kind == "move" for a in game.actions) - sum(
+            a.kind == "move" for a in view.actions)
+        if cut:
+            points = view.result.points if view.result is not None else 0
+            warnings.append(f".mat: game {game.number} stops {cut} roll(s) before its end, "
+                            f"where every legal play would end it otherwise than it ended; "
+                            f"its result line gives {points} point(s) (the .sgf has it all)")
+        games.append(view)
+        crawford_done = crawford_done or crawford
+        if view.result is not None:
+            won = list(score)
+            won[view.result.winner] += view.result.points
+            score = (won[0], won[1])
+    return MatchRecord(s, games, rec.final, warnings)
 
 
 def _mat_game(game: GameRecord) -> GameRecord:
@@ -478,6 +517,7 @@ def _mat_game(game: GameRecord) -> GameRecord:
         game.start)
     opening = True
     ended = False
+    moves = [j for j, a in enumerate(game.actions) if a.kind == "move"]
     for j, a in enumerate(game.actions):
         if ended or a.kind == "setup":
             continue
@@ -492,7 +532,13 @@ def _mat_game(game: GameRecord) -> GameRecord:
                 result = a.after
             else:
                 dice = Dice.of(a.dice)
-                play = closest_play(here, dice, a.after)
+                play = _mat_play(here, dice, a.after, game.result if j == moves[-1] else None)
+                if play is None:
+                    # every legal play would end the game otherwise than it ended: the game
+                    # stops before this roll, and its result line says who won (the rest
+                    # is in the .sgf only; a double the .mat then cannot say makes its
+                    # result, and the score of the games after it, differ)
+                    break
                 note = "" if play.result == a.after else (
                     f"the .mat goes on from {here.position_id()}: the legal play nearest the "
                     f"board that stood ({a.after.position_id()})")
@@ -509,7 +555,34 @@ def _mat_game(game: GameRecord) -> GameRecord:
                 board = here.swap_turn()
         else:
             out.append(replace(a, before=here))
-    return _won_unended(replace(game, actions=out))
+    return _won_unended(replace(game, actions=out), _cube_value(game, out))
+
+
+def _cube_value(game: GameRecord, actions: Sequence[Action]) -> int | None:
+    """The cube's value at the end of ``actions``, part of ``game``'s (``None``: all)."""
+    res = game.result
+    if res is None:
+        return None
+    turns = sum(a.kind in ("double", "beaver") for a in game.actions)
+    kept = sum(a.kind in ("double", "beaver") for a in actions)
+    return res.cube >> (turns - kept)
+
+
+def _mat_play(here: Position, dice: Dice, want: Position, last: GameResult | None
+              ) -> Play | None:
+    """The legal play a ``.mat`` writes for a move made from another board: the one nearest
+    ``want`` among those that end the game only where it ended (``last``, the result, at
+    the game's last move), as it ended; ``None`` where every one ends it otherwise."""
+    ok = []
+    for play in plays_of(here, dice):
+        won = play.result.winner()
+        term = play.result.termination()
+        if won is None or (last is not None and won is last.winner and term is not None
+                           and term.name.lower() == last.termination):
+            ok.append(play)
+    if not ok:
+        return None
+    return min(ok, key=lambda p: (p.result.winner() != want.winner(), distance(p.result, want)))
 
 
 def sgf_view(rec: MatchRecord) -> MatchRecord:
@@ -521,21 +594,21 @@ def sgf_view(rec: MatchRecord) -> MatchRecord:
                        rec.warnings)
 
 
-def _won_unended(game: GameRecord) -> GameRecord:
-    """A game won by its moves that its recorded moves do not end: the files say it as a
-    resignation by the loser, for the same points."""
+def _won_unended(game: GameRecord, cube: int | None = None) -> GameRecord:
+    """A game whose actions, as a file has them, do not end it: the file says its result as
+    a resignation by the loser, for as many times the cube (``cube``: the value the file's
+    cube actions give, where the file has fewer of them than the game)."""
     res = game.result
-    if res is None or res.termination in ("drop", "resign"):
+    last = game.actions[-1] if game.actions else None
+    if res is None or last is None or last.kind in ("drop", "resign") or (
+            last.kind == "move" and last.after is not None and last.after.winner() is not None):
         return game
-    last = next((a for a in reversed(game.actions) if a.kind in ("move", "setup")), None)
-    if last is not None and last.kind == "move" and last.after is not None and (
-            last.after.winner() is not None):
-        return game
-    board = last.after if last is not None and last.after is not None else game.start
-    resign = Action("resign", res.winner.other, board.with_turn(res.winner.other),
-                    value=res.points // res.cube)
+    mult = max(1, min(3, res.points // res.cube))
+    value = res.cube if cube is None else cube
+    board = last.after if last.kind == "setup" and last.after is not None else last.before
+    resign = Action("resign", res.winner.other, board.with_turn(res.winner.other), value=mult)
     return replace(game, actions=[*game.actions, resign],
-                   result=replace(res, termination="resign"))
+                   result=replace(res, points=mult * value, cube=value, termination="resign"))
 
 
 # --- files ------------------------------------------------------------------------------------

@@ -26,9 +26,23 @@ from pibg.rules import legal_plays
 
 #: every roll, highest die first (the order a search tries them in)
 ROLLS: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+#: the rolls a game can open with
+OPENING_ROLLS: tuple[Dice, ...] = tuple(d for d in ROLLS if not d.is_double)
 
-#: how many (position, roll) move lists one fit may generate: a few seconds on a Pi at most
-BUDGET = 6000
+#: how many (position, roll) move lists the fits for one board may generate (about a second
+#: here, a few on a Pi; the boards adopted in practice need a few hundred)
+BUDGET = 2000
+
+
+@dataclass(slots=True)
+class Budget:
+    """Move lists left to generate, shared by the fits tried for one board."""
+
+    left: int = BUDGET
+
+    def take(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +53,14 @@ class Turn:
     player: Color
     dice: Dice | None
     recorded: tuple[int, ...] | None = None
+    #: the game's first turn: its roll is the opening roll, never a double
+    opening: bool = False
+
+    def rolls(self) -> tuple[Dice, ...]:
+        """The rolls the turn may have had."""
+        if self.dice is not None:
+            return (self.dice,)
+        return OPENING_ROLLS if self.opening else ROLLS
 
 
 def moved(before: Position, after: Position, player: Color) -> tuple[int, ...]:
@@ -68,12 +90,13 @@ def plays_of(position: Position, dice: Dice) -> list[Play]:
 
 
 def fit_turns(start: Position, turns: Sequence[Turn], goal: Position,
-              budget: int = BUDGET) -> list[Fitted] | None:
+              budget: Budget | int = BUDGET) -> list[Fitted] | None:
     """One legal play per turn, in order, leading from ``start`` (``turns[0]``'s player on
     roll) to ``goal`` (the side after the last turn on roll); none of them ends the game
     unless ``goal`` is a finished game. Of all such, one changing the fewest recorded plays,
     then inferring the fewest rolls, then inferring the smallest ones that play so. ``None``
-    where none exists, or none was found within ``budget`` move lists.
+    where none exists, or none was found within ``budget`` move lists (a :class:`Budget`
+    is spent by each fit it is given to).
 
     :raises ValueError: the turns do not alternate from ``start``'s side on roll.
     """
@@ -86,17 +109,16 @@ def fit_turns(start: Position, turns: Sequence[Turn], goal: Position,
         return None
     if not turns:
         return [] if start == goal else None
+    spend = budget if isinstance(budget, Budget) else Budget(budget)
     # each layer: position (next side on roll) -> (cost, previous position, fitted turn)
     layers: list[dict[Position, tuple[tuple[int, int, int], Position | None, Fitted | None]]]
     layers = [{start: ((0, 0, 0), None, None)}]
-    spent = 0
     for k, turn in enumerate(turns):
         last = k == len(turns) - 1
         nxt: dict[Position, tuple[tuple[int, int, int], Position | None, Fitted | None]] = {}
         for pos, (cost, _, _) in layers[-1].items():
-            for dice in (turn.dice,) if turn.dice is not None else ROLLS:
-                spent += 1
-                if spent > budget:
+            for dice in turn.rolls():
+                if not spend.take():
                     return None
                 for play in plays_of(pos, dice):
                     after = play.result.swap_turn()
@@ -177,10 +199,12 @@ def closest_play(position: Position, dice: Dice, want: Position) -> Play:
     return min(plays_of(position, dice), key=key)
 
 
-def closest_roll(position: Position, want: Position) -> tuple[Dice, Play]:
-    """The roll and legal play coming nearest ``want`` (for a turn whose dice nobody saw)."""
+def closest_roll(position: Position, want: Position, opening: bool = False
+                 ) -> tuple[Dice, Play]:
+    """The roll and legal play coming nearest ``want`` (for a turn whose dice nobody saw;
+    ``opening``: the game's first, never a double)."""
     best: tuple[tuple[bool, bool, int], Dice, Play] | None = None
-    for dice in ROLLS:
+    for dice in OPENING_ROLLS if opening else ROLLS:
         play = closest_play(position, dice, want)
         r = play.result
         k = (r.winner() != want.winner(), r.termination() != want.termination(),
@@ -194,6 +218,7 @@ def closest_roll(position: Position, want: Position) -> tuple[Dice, Play]:
 __all__ = [
     "BUDGET",
     "ROLLS",
+    "Budget",
     "Fitted",
     "Turn",
     "closest_play",

@@ -332,6 +332,40 @@ def test_illegal_play_that_ends_the_game() -> None:
     assert rec.games[0].result is not None and rec.games[0].result.points == 1
 
 
+def _cut_short() -> _Table:
+    t = _Table()
+    t.first((6, 5), "24/13")
+    rolls = [(6, 5), (6, 4), (5, 4), (6, 6), (5, 5), (4, 4), (6, 3), (5, 3)]
+    k = 0
+    while not (t.board.turn is W and sum(t.board.white) == 2 and t.board.white[0] == 2):
+        d = Dice.of(rolls[k % len(rolls)])
+        k += 1
+        who = t.board.turn
+        t.add(Rolled(who, d))
+        best = min(legal_plays(t.board, d), key=lambda p: p.result.pips(who))
+        t.add(Moved(who, d, str(best), best.result))
+    bumped = Position((2, 0, 0, 0, 0, 3) + (0,) * 19, t.board.black, W)
+    t.add(SetUp(bumped))
+    t.play((2, 1), "6/4 6/5")
+    t.play((6, 5), "2/off(2)")
+    t.add(Resigned(B, 1))
+    return t
+
+
+def test_mat_stops_a_game_no_legal_play_can_follow() -> None:
+    """White is down to two checkers on the 1-point when the players go on from a board
+    with three more on its 6-point (a bumped board). Every roll bears the .mat's two off and
+    would end its game there, so the .mat's game stops before that roll and its result line
+    says the game as it ended (Black resigned); the .sgf has every roll and board."""
+    t = _cut_short()
+    rec = match_record(t.events)
+    mat = parse_mat(dumps_mat(rec))
+    sgf = parse_sgf(dumps_sgf(rec))
+    assert replay(mat).score == replay(sgf).score == replay(t.events).score == (1, 0)
+    assert _rolls(sgf) == _rolls(t.events) == _rolls(mat) + 2
+    assert any("stops 2 roll(s) before its end" in w for w in mat_view(rec).warnings)
+
+
 def test_fit_prefers_the_plays_recorded_and_gives_up_within_its_budget() -> None:
     start = Position.start()
     goal = resolve(start, Dice(3, 1), "8/5 6/5").result.swap_turn()
@@ -351,7 +385,7 @@ def test_built_cases_import_into_gnubg(gnubg_exe: str, tmp_path: Path) -> None:
     meant to write, from the .mat and the .sgf of each case above."""
     tables = {"illegal": _illegal_stood()[0], "bumped": _bumped(),
               "ended": _ended_by_illegal_play(), "unseen": _stood_unseen()[0],
-              "across_cube": _across_cube()[0]}
+              "across_cube": _across_cube()[0], "cut_short": _cut_short()}
     records = [(name, match_record(t.events)) for name, t in tables.items()]
     rt = check_with_gnubg(records, tmp_path, exe=gnubg_exe)
     assert rt.mismatches == []
