@@ -628,24 +628,25 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     # are refined, and the board is the one whose rims come out sharpest, by a margin no
     # wrong board reaches (right ones: 0.65 or more; wrong ones: 0.4 at most).
     margins = {name: _rim_margin(cfg, image, Layout(prof)) for name, prof in PROFILES.items()}
-    for strong, votes in cfg.start_circles:
-        found = _checker_circles(image, strong, votes)
-        if found is None:
-            continue
-        seen = max(seen, len(found))
-        cands = []
-        for name, prof in PROFILES.items():
-            for mirrored in (False, True):
-                fit = _fit_start_layout(found, Layout(prof), mirrored)
-                if fit is not None and fit[0] >= cfg.start_fit_min:
-                    cands.append((margins[name](fit[1]), fit[1], name))
-        best: tuple[float, Array] | None = None
-        for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
-            refined, rims = _refine_corners(corners, margins[name], m)
-            if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
-                best = (rims, refined)
-        if best is not None:
-            return best[1], True
+    cands = []
+    for band in cfg.start_radius_bands:
+        for strong, votes in cfg.start_circles:
+            found = _checker_circles(image, strong, votes, band)
+            if found is None:
+                continue
+            seen = max(seen, len(found))
+            for name, prof in PROFILES.items():
+                for mirrored in (False, True):
+                    fit = _fit_start_layout(found, Layout(prof), mirrored)
+                    if fit is not None and fit[0] >= cfg.start_fit_min:
+                        cands.append((margins[name](fit[1]), fit[1], name))
+    best: tuple[float, Array] | None = None
+    for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
+        refined, rims = _refine_corners(corners, margins[name], m)
+        if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
+            best = (rims, refined)
+    if best is not None:
+        return best[1], True
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "
@@ -655,12 +656,14 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
         "pass --corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
 
 
-def _checker_circles(image: Array, strong: int = 100, votes: int = 25) -> Array | None:
+def _checker_circles(image: Array, strong: int = 100, votes: int = 25,
+                     band: tuple[float, float] = (0.3, 0.95)) -> Array | None:
     """Checker-sized circles (x, y, r): Hough circles with Canny's upper threshold
-    ``strong`` and ``votes`` accumulator votes, of about the median radius."""
+    ``strong`` and ``votes`` accumulator votes, radius within ``band`` (28ths of the frame's
+    width), of about the median radius."""
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
     w = image.shape[1]
-    rmin, rmax = int(w * 0.3 / 28), int(w * 0.95 / 28)
+    rmin, rmax = int(w * band[0] / 28), int(w * band[1] / 28)
     c = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=rmin * 1.6, param1=strong,
                          param2=votes, minRadius=rmin, maxRadius=rmax)
     if c is None:
@@ -702,13 +705,22 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
     if best is None:
         return None
     score, hm = best
+    # Then as an iterative closest point fit: every circle near a predicted checker pulls
+    # the homography, with the reach narrowing (a first guess a checker off at one corner
+    # comes right).
+    for reach in (1.2, 0.9, 0.6, 0.5):
+        pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
+        dist = np.linalg.norm(pts[:, None] - pred[None], axis=2)
+        j, ok = dist.argmin(1), dist.min(1) < reach * r
+        if ok.sum() < 8:
+            break
+        h2, _ = cv2.findHomography(canon[j[ok]], pts[ok], cv2.RANSAC, 0.3 * r)
+        if h2 is None:
+            break
+        hm = h2
     pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
-    dist = np.linalg.norm(pts[:, None] - pred[None], axis=2)
-    j, ok = dist.argmin(1), dist.min(1) < 0.5 * r
-    if ok.sum() >= 8:
-        h2, _ = cv2.findHomography(canon[j[ok]], pts[ok], cv2.RANSAC, 5.0)
-        if h2 is not None:
-            hm = h2
+    score = max(score, int((np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
+                            < 0.5 * r).sum()))
     corners = cv2.perspectiveTransform(
         layout.surface_corners().reshape(-1, 1, 2).astype(np.float64), hm).reshape(-1, 2)
     return score, np.asarray(corners, np.float64)

@@ -422,9 +422,13 @@ class VisionConfig:
     lens_k_step: float = 0.025
     lens_gain: float = 0.01
     #: Finding the board: Hough passes (Canny's upper threshold, accumulator votes), strict
-    #: first; checkers of the starting position (of 30) that circles must match; how much
-    #: sharper the rims at the start's checker places must be than elsewhere.
+    #: first, each tried for checkers of every size band (radius, in 28ths of the frame's
+    #: width: a board filling the frame, one half as wide, one between); checkers of the
+    #: starting position (of 30) that circles must match; how much sharper the rims at the
+    #: start's checker places must be than elsewhere.
     start_circles: tuple[tuple[int, int], ...] = ((100, 25), (60, 30))
+    start_radius_bands: tuple[tuple[float, float], ...] = ((0.3, 0.55), (0.45, 0.75),
+                                                           (0.65, 0.95))
     start_fit_min: int = 10
     start_rims_min: float = 0.5
     #: Share of checker places that must read as the starting position at calibration.

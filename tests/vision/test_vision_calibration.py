@@ -139,6 +139,28 @@ def test_the_board_finders_corners_are_on_the_rims() -> None:
     assert learn(VisionConfig(), frame, corners, corners_on_rims=True).rim_lift == 0.0
 
 
+def test_a_small_board_among_bigger_round_things_is_found() -> None:
+    """Checker-sized circles are looked for in bands of size: a board small in the frame
+    (a wide lens, a high camera) on a tablecloth of bigger discs is still found, though the
+    discs outnumber its checkers (one band over all sizes kept the discs' size)."""
+    import cv2
+
+    from pibg.vision.calibrate import locate_board
+
+    frame = render(SimScene(START_POINTS))
+    h, w = frame.shape[:2]
+    table = np.full((h, w, 3), 110, np.uint8)
+    for x in range(40, w, 90):
+        for y in range(40, h, 90):
+            cv2.circle(table, (x, y), 36, (200, 200, 200), -1)
+            cv2.circle(table, (x, y), 36, (30, 30, 30), 3)
+    sw, sh = int(w * 0.6), int(h * 0.6)
+    ox, oy = (w - sw) // 2, (h - sh) // 2
+    table[oy:oy + sh, ox:ox + sw] = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+    corners, _ = locate_board(VisionConfig(), table)
+    assert np.abs(corners - (sim_corners() * 0.6 + (ox, oy))).max() < 5.0
+
+
 def test_a_start_frame_without_corners_is_calibrated_on_the_board_finders() -> None:
     """``Vision.from_start_frame`` without corners finds them as ``pibg calibrate`` does
     (taken as on the rims); a frame with no board says so."""
