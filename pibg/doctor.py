@@ -239,7 +239,35 @@ def check_dice_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> C
     return CheckResult("dice model", True, f"{path.name}: reads a drawn five ({p:.2f})")
 
 
-DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model", "disk")
+def check_place_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
+    """The checker-place network ships in the package, loads, and finds the 30 checkers of
+    a drawn starting position and no others."""
+    import cv2
+
+    from pibg.sim import SimScene, render, sim_corners
+    from pibg.vision import place_net
+    from pibg.vision.calibrate import start_labels
+    from pibg.vision.geometry import PROFILES, START_POINTS, Layout, homography
+
+    name = "place model"
+    path = Path(model) if model is not None else place_net.MODEL
+    fix = "reinstall pibg (pip install --force-reinstall .) to restore pibg/data/place_net.onnx"
+    lay = Layout(PROFILES["standard"])
+    frame = render(SimScene(START_POINTS))
+    canon = cv2.warpPerspective(frame, homography(sim_corners(), lay, "bottom-right"), lay.size)
+    try:
+        seen = place_net.read(canon, lay.point_slots(), lay.checker_px, path).checker > 0
+    except PibgError as exc:
+        return CheckResult(name, False, str(exc), fix)
+    wrong = int((seen != (start_labels(lay.slots_per_point()) != 0)).sum())
+    if wrong:
+        return CheckResult(name, False,
+                           f"{path}: {wrong} places of a drawn starting position read wrong", fix)
+    return CheckResult(name, True, f"{path.name}: finds the 30 checkers of a drawn start")
+
+
+DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model", "place model",
+                 "disk")
 
 
 def default_probes() -> dict[str, Probe]:
@@ -249,6 +277,7 @@ def default_probes() -> dict[str, Probe]:
         "serial": check_serial,
         "calibration": check_calibration,
         "dice model": check_dice_model,
+        "place model": check_place_model,
         "disk": check_disk,
     }
 

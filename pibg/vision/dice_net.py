@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from pibg.vision.dice_config import FloatArray, Image
-from pibg.vision.onnx import load_onnx
+from pibg.vision.onnx import forward, load_onnx
 
 #: The crop's side the network reads, in pixels.
 INPUT = 40
@@ -71,8 +71,7 @@ def face_probabilities(patches: list[Image], model: Path = MODEL, turns: int = 1
     x = np.stack([prepare(p) for p in patches])
     total = np.zeros((len(patches), 7), np.float64)
     for k in range(turns):
-        net.setInput(np.ascontiguousarray(np.rot90(x, k, (2, 3))))
-        logits = np.asarray(net.forward(), np.float64)
+        logits = forward(net, np.rot90(x, k, (2, 3)), 7, "dice model", str(model))
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         total += e / e.sum(axis=1, keepdims=True)
     return total / turns

@@ -7,8 +7,10 @@ import functools
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from pibg.exc import VisionError
+from pibg.vision.geometry import Array
 
 
 @functools.cache
@@ -28,3 +30,21 @@ def load_onnx(path: str, what: str, script: str) -> cv2.dnn.Net:
     if net.empty():
         raise VisionError(f"{what} {path} holds no network: reinstall pibg")
     return net
+
+
+def forward(net: cv2.dnn.Net, batch: Array, classes: int, what: str, path: str) -> Array:
+    """The network's scores (N, ``classes``) for ``batch`` (N, C, H, W).
+
+    :raises VisionError: the network takes other inputs or gives other outputs (another
+        network in the model's place).
+    """
+    try:
+        net.setInput(np.ascontiguousarray(batch))
+        out = np.asarray(net.forward(), np.float64)
+    except cv2.error:
+        raise VisionError(f"{what} {path} does not take {batch.shape[1:]} crops: it is another "
+                          "network; reinstall pibg") from None
+    if out.size != len(batch) * classes:
+        raise VisionError(f"{what} {path} gives {out.size // max(len(batch), 1)} scores a crop, "
+                          f"not {classes}: it is another network; reinstall pibg")
+    return out.reshape(len(batch), classes)

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from pibg.vision.geometry import Array
-from pibg.vision.onnx import load_onnx
+from pibg.vision.onnx import forward, load_onnx
 
 #: Side in pixels of the crops kept for training, and the checker widths they cover.
 SIDE, SPAN = 48, 1.9
@@ -101,9 +101,7 @@ def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) ->
     xy[:, 0] = np.clip(xy[:, 0], 0, pad.shape[1] - INPUT)
     xy[:, 1] = np.clip(xy[:, 1], 0, pad.shape[0] - INPUT)
     batch = np.stack([pad[y:y + INPUT, x:x + INPUT] for x, y in xy])
-    net = _net(str(model))
-    net.setInput(prepare(batch))
-    scores = np.asarray(net.forward(), np.float64).reshape(len(flat), 3)
+    scores = forward(_net(str(model)), prepare(batch), 3, "checker model", str(model))
     scores -= scores.max(1, keepdims=True)
     logp = scores - np.log(np.exp(scores).sum(1, keepdims=True))
     checker = logp[:, 1] - logp[:, 0]

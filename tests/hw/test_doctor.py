@@ -20,6 +20,7 @@ from pibg.doctor import (
     check_dice_model,
     check_disk,
     check_pins,
+    check_place_model,
     check_serial,
     exit_code,
     format_report,
@@ -58,6 +59,7 @@ def test_all_good(tmp_path: Path, mock_factory: MockFactory) -> None:
         "serial",
         "calibration",
         "dice model",
+        "place model",
         "disk",
     ]
     assert "✓ camera       folder: got a 64x48 frame" in report
@@ -124,7 +126,7 @@ def test_bad_config_and_crashing_probe(tmp_path: Path) -> None:
     ok = lambda cfg: CheckResult("x", True, "fine")  # noqa: E731
     results = run_checks(
         bad, probes={"camera": boom, "buttons": ok, "serial": ok, "calibration": ok,
-                     "dice model": ok, "disk": ok}
+                     "dice model": ok, "place model": ok, "disk": ok}
     )
     assert not results[0].ok and "'sorce'" in results[0].detail
     assert not results[1].ok and "check crashed: RuntimeError: probe bug" in results[1].detail
@@ -136,7 +138,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.count("✓") == 5 and "serial" not in out
+    assert out.count("✓") == 6 and "serial" not in out
     (tmp_path / "cal.json").unlink()
     assert main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"]) == 1
     assert "✗ calibration" in capsys.readouterr().out
@@ -152,3 +154,26 @@ def test_dice_model_check(tmp_path: Path) -> None:
     assert "reinstall pibg" in bad.fix
     missing = check_dice_model(Config(), model=tmp_path / "gone.onnx")
     assert not missing.ok and "missing" in missing.detail
+
+
+def test_place_model_check(tmp_path: Path) -> None:
+    good = check_place_model(Config())
+    assert good.ok and "place_net.onnx: finds the 30 checkers" in good.detail
+    broken = tmp_path / "place_net.onnx"
+    broken.write_bytes(b"garbage")
+    bad = check_place_model(Config(), model=broken)
+    assert not bad.ok and "not a readable ONNX network" in bad.detail
+    assert "reinstall pibg" in bad.fix
+    missing = check_place_model(Config(), model=tmp_path / "gone.onnx")
+    assert not missing.ok and "missing" in missing.detail
+
+
+def test_a_network_in_another_ones_place_is_named_not_crashed_on() -> None:
+    """The die-face network where the checker-place one belongs (and the other way round)
+    gives a one-line error naming the file, not a reshape traceback."""
+    from pibg.vision import dice_net, place_net
+
+    swapped = check_place_model(Config(), model=dice_net.MODEL)
+    assert not swapped.ok and "gives 7 scores a crop, not 3" in swapped.detail
+    swapped = check_dice_model(Config(), model=place_net.MODEL)
+    assert not swapped.ok and "gives 3 scores a crop, not 7" in swapped.detail
