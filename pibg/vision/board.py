@@ -577,6 +577,16 @@ def _tray_terms(cfg: VisionConfig, bar: int, est: float, conf: float, k_full: bo
 
 _TRANSITIONS: dict[int, tuple[Array, Array]] = {}
 
+#: A point with this many checkers in a row (or all its places, on a board with fewer) may hold
+#: more in a second layer: a point holds five in a row on most boards, and on longer points
+#: (a tournament board's six places) players stack the sixth as often as they line it up.
+STACK_FROM = 5
+
+
+def stacks_on(k: int) -> int:
+    """The first-layer run from which a point of K places may hold checkers on top."""
+    return min(k, STACK_FROM)
+
 
 def _transitions(k: int) -> tuple[Array, Array]:
     """State transitions of :func:`joint_counts` for K places per point, computed once.
@@ -598,8 +608,8 @@ def _transitions(k: int) -> tuple[Array, Array]:
             tw, tb, fw, fb = np.unravel_index(s, shape)
             if tw + w > 15 or tb + b > 15:
                 continue
-            t = int(np.ravel_multi_index((tw + w, tb + b, fw or int(w == k), fb or int(b == k)),
-                                         shape))
+            t = int(np.ravel_multi_index((tw + w, tb + b, fw or int(w >= stacks_on(k)),
+                                          fb or int(b >= stacks_on(k))), shape))
             nxt[o, s] = t
             prv[o, count[o, t], t] = s
             count[o, t] += 1
@@ -667,7 +677,7 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     off, hidden, conf = {}, {}, {}
     for c in (WHITE, BLACK):
         f = int(run[colour == c].sum())
-        full = bool(np.any((colour == c) & (run >= k)))
+        full = bool(np.any((colour == c) & (run >= stacks_on(k))))
         if f + bar[c] > 15:  # nothing fits: keep what the tray shows
             off[c], hidden[c] = round(tray[c][0]), 0
             conf[c] = 0.3
@@ -748,7 +758,8 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
     every other's of their colour (by ``STACK_CLEAR``) share the hidden checkers alone."""
     extra: dict[int, dict[int, float]] = {}
     for c in (WHITE, BLACK):
-        full = [p for p in range(len(jr.run)) if jr.colour[p] == c and jr.run[p] >= k]
+        full = [p for p in range(len(jr.run))
+                if jr.colour[p] == c and jr.run[p] >= stacks_on(k)]
         if rims is not None and len(full) >= 2:
             weak = [p for p in full if all(float(rims[p]) + STACK_CLEAR <= float(rims[q])
                                            for q in full if q != p)]
@@ -773,7 +784,7 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
         for n in range(1, k + 1):
             dist[n] = dist.get(n, 0.0) + float(pr[n])
             dist[-n] = dist.get(-n, 0.0) + float(pr[k + n])
-        if p not in extra and jr.run[p] >= k and jr.colour[p] != EMPTY:
+        if p not in extra and jr.run[p] >= stacks_on(k) and jr.colour[p] != EMPTY:
             # a full point may hide one more checker in a second layer (the tray then
             # holds one fewer than it seems): a little of its probability goes there
             sign = 1 if jr.colour[p] == WHITE else -1

@@ -198,3 +198,26 @@ def test_a_reading_with_one_best_way_names_no_ties() -> None:
     white = {6: 5, 8: 3, 13: 5, 24: 2}
     black = {1: -2, 12: -5, 17: -3, 19: -5}
     assert _joint(white | black, ((0.0, 0.9), (0.0, 0.9))).ties == ()
+
+
+def test_a_six_place_point_of_five_may_hold_more_on_top() -> None:
+    """On a board with six places a point (a tournament board), players stack the sixth
+    checker on five as often as they line it up: five in a row may hide more, so a checker
+    missing from the rule of 15 is not pushed into a tray that plainly shows none."""
+    k = 6
+    logits = np.full((24, k), -6.0, np.float32)
+    d_e = np.zeros((24, k), np.float32)
+    d_w = np.full((24, k), 50.0, np.float32)
+    d_b = np.full((24, k), 50.0, np.float32)
+    # White 14 seen (a sixth on point 6 stacked), Black 15
+    for p, n in {6: 5, 8: 3, 13: 4, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}.items():
+        for j in range(abs(n)):
+            logits[p - 1, j] = 6.0
+            (d_w if n > 0 else d_b)[p - 1, j] = 0.0
+    reading = B.SlotReading(d_e, d_w, d_b)
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    assert jr.off == {B.WHITE: 0, B.BLACK: 0}
+    assert jr.hidden == {B.WHITE: 1, B.BLACK: 0}
+    assert B.joint_point_reads(jr, k)[5].count == 6
