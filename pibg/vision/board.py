@@ -745,8 +745,58 @@ def _share_marginal(hidden: int, points: int) -> dict[int, float]:
 STACK_CLEAR = 0.25
 
 
-def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
-                      ) -> tuple[RegionRead, ...]:
+#: Share of the hidden checkers' split taken as every split being as likely, whatever the
+#: network says of the stacks (its word is strong, not final).
+STACK_DOUBT = 0.15
+
+
+def _stack_counts(probs: Array, hidden: int) -> Array:
+    """P(a point's first-layer places carry m checkers on top), m = 0..``hidden``, from each
+    place's probability of carrying one (``probs``; independent places, a Poisson binomial);
+    more than one a place (a third layer) is rare."""
+    dist = np.zeros(hidden + 1)
+    dist[0] = 1.0
+    for q in np.clip(np.asarray(probs, np.float64), 0.01, 0.99):
+        dist[1:] = dist[1:] * (1.0 - q) + dist[:-1] * q
+        dist[0] *= 1.0 - q
+    r = len(probs)
+    for m in range(r + 1, hidden + 1):
+        dist[m] = dist[r] * 0.05 ** (m - r)
+    return dist
+
+
+def _splits(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way of sharing ``total`` among ``parts`` (ordered)."""
+    if parts == 1:
+        return [(total,)]
+    return [(e, *rest) for e in range(total + 1) for rest in _splits(total - e, parts - 1)]
+
+
+def _stacked_shares(full: list[int], hidden: int, stacked: Array, run: Array
+                    ) -> dict[int, dict[int, float]]:
+    """P(each full point holds e of the ``hidden`` checkers) from the network's stacked
+    probabilities (``stacked`` (points, K)) over each point's first-layer run, mixed with
+    every split being as likely (``STACK_DOUBT``); the likeliest split gets a hair more, so
+    that the likeliest counts add up to 15."""
+    like = {p: _stack_counts(stacked[p, :int(run[p])], hidden) for p in full}
+    splits = _splits(hidden, len(full))
+    w = np.array([math.prod(float(like[p][e]) for p, e in zip(full, sp, strict=True))
+                  for sp in splits])
+    w = (1.0 - STACK_DOUBT) * w / max(float(w.sum()), 1e-300) + STACK_DOUBT / len(splits)
+    best = splits[int(np.argmax(w))]
+    out: dict[int, dict[int, float]] = {}
+    for i, p in enumerate(full):
+        m: dict[int, float] = {}
+        for sp, wi in zip(splits, w, strict=True):
+            m[sp[i]] = m.get(sp[i], 0.0) + float(wi)
+        m[best[i]] *= 1.1
+        total = sum(m.values())
+        out[p] = {e: v / total for e, v in m.items()}
+    return out
+
+
+def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
+                      stacked: Array | None = None) -> tuple[RegionRead, ...]:
     """A RegionRead per point from the max-marginals. Checkers hidden in a second layer could
     be on any full point of their colour: each full point gets the number it holds under
     every way of sharing them out being as likely (the referee's legal plays settle which),
@@ -755,16 +805,23 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None
     ``rims`` (per point, the rim evidence of its first two places) may tell: a checker
     stacked on another stands higher, and from a low camera with a wide lens its rim is no
     longer where a lone checker's would be. Full points whose rims are clearly weaker than
-    every other's of their colour (by ``STACK_CLEAR``) share the hidden checkers alone."""
+    every other's of their colour (by ``STACK_CLEAR``) share the hidden checkers alone.
+
+    ``stacked`` (points, K: each place's probability, from the checker-place network, that
+    its checker carries another) tells better where it is given: the split of the hidden
+    checkers among the full points is weighed by it (:func:`_stacked_shares`)."""
     extra: dict[int, dict[int, float]] = {}
     for c in (WHITE, BLACK):
         full = [p for p in range(len(jr.run))
                 if jr.colour[p] == c and jr.run[p] >= stacks_on(k)]
+        h = int(jr.hidden[c])
+        if stacked is not None and h > 0 and len(full) >= 2:
+            extra.update(_stacked_shares(full, h, stacked, jr.run))
+            continue
         if rims is not None and len(full) >= 2:
             weak = [p for p in full if all(float(rims[p]) + STACK_CLEAR <= float(rims[q])
                                            for q in full if q != p)]
             full = weak or full
-        h = int(jr.hidden[c])
         if h > 0 and full:
             share, rest = divmod(h, len(full))
             for i, p in enumerate(full):

@@ -32,19 +32,23 @@ def load_onnx(path: str, what: str, script: str) -> cv2.dnn.Net:
     return net
 
 
-def forward(net: cv2.dnn.Net, batch: Array, classes: int, what: str, path: str) -> Array:
-    """The network's scores (N, ``classes``) for ``batch`` (N, C, H, W).
+def forward(net: cv2.dnn.Net, batch: Array, classes: int | tuple[int, ...], what: str,
+            path: str) -> Array:
+    """The network's scores (N, K) for ``batch`` (N, C, H, W), K one of ``classes``.
 
     :raises VisionError: the network takes other inputs or gives other outputs (another
         network in the model's place).
     """
+    widths = (classes,) if isinstance(classes, int) else classes
     try:
         net.setInput(np.ascontiguousarray(batch))
         out = np.asarray(net.forward(), np.float64)
     except cv2.error:
         raise VisionError(f"{what} {path} does not take {batch.shape[1:]} crops: it is another "
                           "network; reinstall pibg") from None
-    if out.size != len(batch) * classes:
-        raise VisionError(f"{what} {path} gives {out.size // max(len(batch), 1)} scores a crop, "
-                          f"not {classes}: it is another network; reinstall pibg")
-    return out.reshape(len(batch), classes)
+    width = out.size // max(len(batch), 1)
+    if width not in widths or out.size != len(batch) * width:
+        raise VisionError(f"{what} {path} gives {width} scores a crop, not "
+                          f"{' or '.join(map(str, widths))}: it is another network; "
+                          "reinstall pibg")
+    return out.reshape(len(batch), width)

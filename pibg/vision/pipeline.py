@@ -282,12 +282,14 @@ class Vision:
                          cfg.place_clip)
         bar_logits = np.clip(net.checker[n:].reshape(self._bar_slots.shape[:-1]),
                              -cfg.place_clip, cfg.place_clip)
+        stacked = (net.stacked[:n].reshape(self._slots.shape[:-1]) if net.stacked.any()
+                   else None)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg,
                                     (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
-                                     found_cube, bar_logits)
+                                     found_cube, bar_logits, stacked)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
             other = len(obs.dice) == 1 and obs.dice[0].flat
             freed = self._dice_stage.in_places(canon, run, ring, frame, cocked=other)
@@ -296,7 +298,7 @@ class Vision:
                 logits[tuple(np.transpose(freed))] = -(cfg.place_clip + 1.0)
                 again, again_run = self._from_logits(canon, frame, ii, gain, edges, scale,
                                                      reading, ring, logits, found_cube,
-                                                     bar_logits)
+                                                     bar_logits, stacked)
                 if again.readable:
                     obs, run = again, again_run
         if obs.readable:
@@ -352,10 +354,12 @@ class Vision:
     def _from_logits(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                      edges: Array, scale: float, reading: B.SlotReading, ring: Array,
                      logits: Array, found_cube: tuple[CubeRead | None, tuple[float, float]],
-                     bar_logits: Array | None = None) -> tuple[BoardObservation, Array]:
+                     bar_logits: Array | None = None, stacked: Array | None = None
+                     ) -> tuple[BoardObservation, Array]:
         """The board read from each place's log-odds of a checker (the points' runs, the
         bar, the trays, the cube and the dice), and the points' first-layer runs; the bar's
-        places' log-odds from colour and rim unless ``bar_logits`` are given."""
+        places' log-odds from colour and rim unless ``bar_logits`` are given; ``stacked``
+        (24, K), where the network gives it, says which full points hold checkers on top."""
         cfg, cal, lay = self.config, self.calibration, self._layout
         img = canon
         _run, _colour, cum = B.counts_from_logits(logits, reading)
@@ -399,7 +403,9 @@ class Vision:
                     f"leaves {off} (something over the board?)"), run
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
-        all_reads = B.joint_point_reads(jr, k, rims)
+        if stacked is not None:
+            stacked = np.concatenate([stacked, np.zeros((len(jr.run) - 24, k))])
+        all_reads = B.joint_point_reads(jr, k, rims, stacked)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube, cube_at = found_cube
         if cube is not None and cube.owner != "center" and frame is not None:

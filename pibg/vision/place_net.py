@@ -83,6 +83,9 @@ class PlaceReading:
 
     checker: Array  #: log-odds of a checker against an empty place
     arm: Array  #: probability that something lies over the place (an arm, a hand, a sleeve)
+    #: probability that a checker there has another on top (a second layer), given a checker;
+    #: zeros from a network without that output
+    stacked: Array
 
 
 def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) -> PlaceReading:
@@ -93,7 +96,8 @@ def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) ->
     shape = np.shape(places)[:-1]
     flat = np.asarray(places, np.float64).reshape(-1, 2)
     if not len(flat):
-        return PlaceReading(np.zeros(shape, np.float32), np.zeros(shape, np.float32))
+        return PlaceReading(np.zeros(shape, np.float32), np.zeros(shape, np.float32),
+                            np.zeros(shape, np.float32))
     s = INPUT / (READ_SPAN * checker_px)
     small = cv2.resize(canon, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     pad = cv2.copyMakeBorder(small, INPUT, INPUT, INPUT, INPUT, cv2.BORDER_CONSTANT)
@@ -101,13 +105,17 @@ def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) ->
     xy[:, 0] = np.clip(xy[:, 0], 0, pad.shape[1] - INPUT)
     xy[:, 1] = np.clip(xy[:, 1], 0, pad.shape[0] - INPUT)
     batch = np.stack([pad[y:y + INPUT, x:x + INPUT] for x, y in xy])
-    scores = forward(_net(str(model)), prepare(batch), 3, "checker model", str(model))
+    scores = forward(_net(str(model)), prepare(batch), (3, 4), "checker model", str(model))
     scores -= scores.max(1, keepdims=True)
     logp = scores - np.log(np.exp(scores).sum(1, keepdims=True))
-    checker = logp[:, 1] - logp[:, 0]
+    # a fourth class, where the network has one: a checker under another
+    on = logp[:, 1] if scores.shape[1] == 3 else np.logaddexp(logp[:, 1], logp[:, 3])
+    checker = on - logp[:, 0]
     arm = np.exp(logp[:, 2])
+    stacked = np.zeros(len(flat)) if scores.shape[1] == 3 else np.exp(logp[:, 3] - on)
     return PlaceReading(np.asarray(checker, np.float32).reshape(shape),
-                        np.asarray(arm, np.float32).reshape(shape))
+                        np.asarray(arm, np.float32).reshape(shape),
+                        np.asarray(stacked, np.float32).reshape(shape))
 
 
 #: An empty place the network sees something over with at least this probability at

@@ -7,7 +7,8 @@ from, then ``NAME_*.jpg`` with a ``.json`` label each) or one game (``*_000.jpg`
 set-up is calibrated from its start frame's labelled corners, as ``pibg calibrate --corners``
 would, and every frame is seen through that calibration (never through its own label), so the
 crops are misplaced as a fixed camera's jitter misplaces them. A place is "a checker" when a
-labelled checker's centre falls within ``NEAR`` of a checker's width of it on the top-down view.
+labelled checker's centre falls within ``NEAR`` of a checker's width of it on the top-down view,
+and "stacked" (``stack``) when one of a second layer's does.
 Frames with a hand are left out. The crops are ``SIDE`` pixels covering ``SPAN`` checker widths,
 more than the network reads, so training can shift and scale them.
 """
@@ -60,7 +61,7 @@ def to_top(vision: Vision, pts: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     out, folders = sys.argv[1], [Path(f) for f in sys.argv[2:]]
-    xs, ys, boards, frames = [], [], [], []
+    xs, ys, stacks, boards, frames = [], [], [], [], []
     for folder in folders:
         for start, rest in setups(folder):
             board = Path(start).name.split("_")[0]
@@ -75,20 +76,24 @@ def main() -> int:
                 if lab["spec"].get("hand"):
                     continue
                 canon = vision.canonical(cv2.imread(f))
-                centres = np.asarray([c["center"] for c in lab["gt"]["checkers"]
-                                      if not c.get("on_edge")], np.float64).reshape(-1, 1, 2)
+                on = [c for c in lab["gt"]["checkers"] if not c.get("on_edge")]
+                centres = np.asarray([c["center"] for c in on], np.float64).reshape(-1, 1, 2)
+                upper = np.asarray([c.get("layer", 0) >= 1 for c in on], bool)
                 top = to_top(vision, centres.reshape(-1, 2))
                 d = np.hypot(places[:, None, 0] - top[None, :, 0],
                              places[:, None, 1] - top[None, :, 1])
-                near = (d < NEAR * lay.checker_px).any(1) if len(top) else np.zeros(len(places),
-                                                                                   bool)
+                close = d < NEAR * lay.checker_px
+                near = close.any(1) if len(top) else np.zeros(len(places), bool)
+                stacked = (close & upper[None]).any(1) if len(top) else near
                 xs.append(crops(canon, places, lay.checker_px))
                 ys.append(near.astype(np.uint8))
+                stacks.append(stacked.astype(np.uint8))
                 boards += [board] * len(places)
                 frames += [Path(f).stem] * len(places)
                 n += 1
             print(f"{board}: {n} frames, {len(places)} places each", file=sys.stderr)
     np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys),
+                        stack=np.concatenate(stacks),
                         board=np.asarray(boards), frame=np.asarray(frames))
     print(f"{out}: {sum(len(y) for y in ys)} crops ({SIDE} px, {SPAN} checkers)", file=sys.stderr)
     return 0

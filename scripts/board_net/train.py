@@ -43,19 +43,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pibg.vision.place_net import INPUT, READ_SPAN, SPAN
 
-#: Classes: an empty place, a checker, something over the place (an arm, a hand, a sleeve).
-EMPTY, CHECKER, ARM = 0, 1, 2
+#: Classes: an empty place, a checker, something over the place (an arm, a hand, a sleeve),
+#: and (with ``--stacked``) a checker with another on top of it (a second layer).
+EMPTY, CHECKER, ARM, STACKED = 0, 1, 2, 3
 ARM_SHARE = 0.2
 
 
-def model() -> nn.Module:
+def model(classes: int = 3) -> nn.Module:
     def block(a: int, b: int) -> list[nn.Module]:
         return [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU()]
 
     return nn.Sequential(*block(3, 12), *block(12, 12), nn.MaxPool2d(2),
                          *block(12, 20), *block(20, 20), nn.MaxPool2d(2),
                          *block(20, 32), *block(32, 32), nn.MaxPool2d(2),
-                         *block(32, 48), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(48, 3))
+                         *block(32, 48), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                         nn.Linear(48, classes))
 
 
 def _rand(n: int, g: torch.Generator, lo: float, hi: float, *shape: int) -> torch.Tensor:
@@ -160,20 +162,34 @@ def main() -> int:
     ap.add_argument("--leave-out", default="", help="comma-separated boards not to train on")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stacked", action="store_true",
+                    help="a fourth class: a checker with another on top (from the crops' "
+                         "'stack' labels, where extract.py wrote them)")
+    ap.add_argument("--stacked-weight", type=float, default=4.0,
+                    help="the loss's weight of the rare stacked class")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     parts = [np.load(p) for p in args.data]
     x = np.concatenate([p["x"] for p in parts])
     y = np.concatenate([p["y"] for p in parts]).astype(np.int64)
+    if args.stacked:
+        stack = np.concatenate([p["stack"] if "stack" in p.files else np.zeros(len(p["y"]),
+                                                                                np.uint8)
+                                for p in parts]).astype(bool)
+        y[stack & (y == CHECKER)] = STACKED
     board = np.concatenate([p["board"] for p in parts])
     out = np.isin(board, [b for b in args.leave_out.split(",") if b])
     held = out if out.any() else (np.arange(len(y)) % 10 == 0)
     train = ~out if out.any() else ~held
     xt, yt = torch.from_numpy(x[train]), torch.from_numpy(y[train])
-    print(f"training on {len(yt)} crops ({int(yt.sum())} checkers) from "
+    print(f"training on {len(yt)} crops ({int((yt == CHECKER).sum())} checkers) from "
           f"{sorted(set(board[train]))}; held out {int(held.sum())}", file=sys.stderr)
-    net = model()
+    classes = 4 if args.stacked else 3
+    net = model(classes)
+    weight = torch.ones(classes)
+    if args.stacked:
+        weight[STACKED] = args.stacked_weight
     steps = args.epochs * math.ceil(len(yt) / 128)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -187,19 +203,25 @@ def main() -> int:
             idx = order[i:i + 128]
             yb = yt[idx].clone()
             logit = net(augment(xt[idx], g, yb))
-            loss = F.cross_entropy(logit, yb, label_smoothing=0.03)
+            loss = F.cross_entropy(logit, yb, weight=weight, label_smoothing=0.03)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         net.eval()
         with torch.no_grad():
             xh = plain(torch.from_numpy(x[held]))
             pred = torch.cat([net(xh[i:i + 512]).argmax(1) for i in range(0, len(xh), 512)])
-        wrong = int((pred != torch.from_numpy(y[held])).sum())
+        yh = torch.from_numpy(y[held])
+        wrong = int((pred != yh).sum())
+        hit = int(((pred == STACKED) & (yh == STACKED)).sum())
+        false = int(((pred == STACKED) & (yh != STACKED)).sum())
+        stacked = (f", stacked found {hit} of {int((yh == STACKED).sum())} ({false} false)"
+                   if args.stacked else "")
         print(f"epoch {epoch + 1}: loss {total / len(yt):.4f}, held-out places wrong "
-              f"{wrong} of {int(held.sum())}, {time.time() - t0:.0f} s", file=sys.stderr)
+              f"{wrong} of {int(held.sum())}{stacked}, {time.time() - t0:.0f} s",
+              file=sys.stderr)
     net.eval()
     torch.onnx.export(net, torch.zeros(1, 3, INPUT, INPUT), args.out, input_names=["crop"],
                       output_names=["scores"], dynamic_axes={"crop": {0: "n"}, "scores": {0: "n"}},

@@ -221,3 +221,22 @@ def test_a_six_place_point_of_five_may_hold_more_on_top() -> None:
     assert jr.off == {B.WHITE: 0, B.BLACK: 0}
     assert jr.hidden == {B.WHITE: 1, B.BLACK: 0}
     assert B.joint_point_reads(jr, k)[5].count == 6
+
+
+def test_the_networks_stacked_places_tell_which_full_point_hides_the_checkers() -> None:
+    """Two full White points and two White checkers hidden: from the counts alone each point
+    holds one (every split as likely, the even one a hair ahead); where the checker-place
+    network sees both stacked on point 13's places, the likeliest reading puts them there,
+    with the other splits still possible (the referee's legal plays have the last word)."""
+    white = {6: 5, 8: 3, 13: 5}
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    jr = _joint(white | black, ((0.0, 0.9), (0.0, 0.9)))
+    assert jr.hidden[B.WHITE] == 2
+    even = B.joint_point_reads(jr, K)
+    assert even[5].count == even[12].count == 6
+    stacked = np.full((24, K), 0.1)
+    stacked[12, :2] = 0.9
+    told = B.joint_point_reads(jr, K, stacked=stacked)
+    assert told[12].count == 7 and told[5].count == 5
+    assert told[5].prob(6) > 0.03 and told[12].prob(6) > 0.03
+    assert sum(r.count for r in told if r.count > 0) == 15
