@@ -117,7 +117,10 @@ class Moved(Event):
     mover still on roll (its turn is set to ``player``). ``illegal`` marks a condoned illegal
     play (kept as played). ``dice_seen`` is false where the camera never read the roll and
     ``dice`` were inferred from the boards before and after; ``flag`` says why a turn was
-    committed in doubt (empty for a turn seen plainly): the record keeps it for review."""
+    committed in doubt (empty for a turn seen plainly): the record keeps it for review.
+    ``reviewed`` is set where a reviewer set the dice after the game (an :class:`Amended`
+    applied by :func:`pibg.match.effective_events`): what the table had recorded, and why the
+    dice were set; such a turn is no longer in doubt."""
 
     kind: ClassVar[str] = "play"
     player: Color
@@ -127,6 +130,7 @@ class Moved(Event):
     illegal: bool = False
     dice_seen: bool = True
     flag: str = ""
+    reviewed: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "result", _turned(self.result, self.player))
@@ -229,7 +233,29 @@ class Noted(Event):
     text: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Amended(Event):
+    """After game ``game`` (1-based) ended, a reviewer set the dice of its play number
+    ``move`` (1-based, both players' plays counted in order, as the page's move list and
+    ``pibg amend`` number them) to ``dice``: a throw whose legal play leads from the board
+    before that turn to the board recorded after it. Nothing recorded before is changed:
+    :func:`pibg.match.effective_events` plays the turn with these dice, no longer in doubt;
+    an undo never takes an amendment back. ``note`` says why, for the record."""
+
+    kind: ClassVar[str] = "amend"
+    game: int
+    move: int
+    dice: Dice
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.game < 1 or self.move < 1:
+            raise ValueError(f"games and moves are numbered from 1, got game {self.game} "
+                             f"move {self.move}")
+
+
 #: every kind of event
 EVENT_TYPES: tuple[type[Event], ...] = (
     MatchStarted, GameStarted, OpeningRoll, Rolled, Reread, Moved, Doubled, Took, Dropped,
-    Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone, GameEnded, MatchEnded, Noted)
+    Beavered, Resigned, IllegalFlagged, Corrected, SetUp, Undone, GameEnded, MatchEnded, Noted,
+    Amended)

@@ -40,6 +40,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from pibg.events import (
+    Amended,
     Beavered,
     Corrected,
     Doubled,
@@ -109,9 +110,13 @@ def _event_fields(event: Event) -> dict[str, Any]:
         case Rolled(player=player, dice=dice) | Reread(player=player, dice=dice):
             return {"player": _color_json(player), "dice": _dice_json(dice)}
         case Moved():
-            return {"player": _color_json(event.player), "dice": _dice_json(event.dice),
-                    "play": event.play, "position_id": event.result.position_id(),
-                    "illegal": event.illegal, "dice_seen": event.dice_seen, "flag": event.flag}
+            played = {"player": _color_json(event.player), "dice": _dice_json(event.dice),
+                      "play": event.play, "position_id": event.result.position_id(),
+                      "illegal": event.illegal, "dice_seen": event.dice_seen,
+                      "flag": event.flag}
+            if event.reviewed:  # only a turn a reviewer set (read back from a record) has it
+                played["reviewed"] = event.reviewed
+            return played
         case (Doubled(player=player) | Took(player=player) | Dropped(player=player)
               | Beavered(player=player) | Corrected(player=player)):
             return {"player": _color_json(player)}
@@ -131,6 +136,8 @@ def _event_fields(event: Event) -> dict[str, Any]:
             return {"winner": _color_json(winner), "score": list(score)}
         case Noted(text=text):
             return {"text": text}
+        case Amended(game=game, move=move, dice=dice, note=note):
+            return {"game": game, "move": move, "dice": _dice_json(dice), "note": note}
     raise TypeError(f"not a match event: {event!r}")
 
 
@@ -224,7 +231,7 @@ def _moved(f: _Fields) -> Moved:
         raise ValueError("missing 'position_id' (the board after the play)")
     return Moved(player, f.dice("dice"), f.text("play", ""), result,
                  illegal=f.flag("illegal", False), dice_seen=f.flag("dice_seen", True),
-                 flag=f.text("flag", ""))
+                 flag=f.text("flag", ""), reviewed=f.text("reviewed", ""))
 
 
 def _set_up(f: _Fields) -> SetUp:
@@ -259,6 +266,8 @@ _DECODERS: dict[str, Callable[[_Fields], Event]] = {
                                     f.text("termination", "single")),
     "match_end": lambda f: MatchEnded(f.color("winner"), f.pair("score")),
     "note": lambda f: Noted(f.text("text", "")),
+    "amend": lambda f: Amended(f.number("game"), f.number("move"), f.dice("dice"),
+                               f.text("note", "")),
 }
 
 

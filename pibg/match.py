@@ -12,9 +12,11 @@ import base64
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from pibg.cube import CubeState, double_problem
 from pibg.events import (
+    Amended,
     Beavered,
     Corrected,
     Doubled,
@@ -37,7 +39,7 @@ from pibg.events import (
     Undone,
 )
 from pibg.exc import CubeError, InvalidMatchIdError, MatchError
-from pibg.moves import Dice
+from pibg.moves import ALL_THROWS, Dice
 from pibg.position import Color, Position, Termination
 from pibg.rules import legal_plays
 
@@ -164,7 +166,7 @@ def apply(state: MatchState, event: Event) -> MatchState:
         if min(w, b) < 0 or (n and max(w, b) >= n):
             raise MatchError(f"match_start: a match to {n} cannot begin at {w}-{b}")
         return replace(MatchState.new(event.settings), score=(w, b), start=(w, b))
-    if isinstance(event, (IllegalFlagged, Corrected, MatchEnded, Noted)):
+    if isinstance(event, (IllegalFlagged, Corrected, MatchEnded, Noted, Amended)):
         if isinstance(event, MatchEnded) and (
             not state.over or tuple(event.score) != state.score
         ):
@@ -288,18 +290,227 @@ def _check_game_end(state: MatchState, event: GameEnded) -> None:
 
 
 def effective_events(events: Iterable[Event]) -> list[Event]:
-    """The events that count once every ``undo`` has taken back its turn.
+    """The events that count once every ``undo`` has taken back its turn, and every
+    :class:`~pibg.events.Amended` has set the dice of its turn.
 
-    An undo removes the last ``play`` (or cube action) and everything recorded after it.
+    An undo removes the last ``play`` (or cube action) and everything recorded after it, but
+    never an amendment (a reviewer's, of a game already over). An amended turn is played with
+    the dice set (after a ``reread`` to them where they differ from the roll recorded): its
+    ``play`` is written for them, it is no longer in doubt (``flag`` empty, ``dice_seen``)
+    and ``reviewed`` says what the table had recorded. An amendment whose turn is no longer
+    there, or no longer ends on that board (an undo took it back), is left out.
     """
     out: list[Event] = []
     for ev in events:
         if isinstance(ev, Undone):
             for i in range(len(out) - 1, -1, -1):
                 if isinstance(out[i], (Moved, Doubled, Took, Dropped, Beavered)):
+                    kept = [e for e in out[i:] if isinstance(e, Amended)]
                     del out[i:]
+                    out.extend(kept)
                     break
             continue
+        out.append(ev)
+    if any(isinstance(ev, Amended) for ev in out):
+        return _amended(out)
+    return out
+
+
+# --- turns in doubt, set after the game -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTurn:
+    """A play that counts, where it stands: game ``game``'s play number ``move`` (both 1-based;
+    every play of either side counts, as the page's move list numbers them), at ``index`` in
+    the effective events it was found in, from board ``before`` (the mover on roll).
+    ``opening``: the opening roll was played on it (never a double); ``ended``: its game is
+    over by the end of those events."""
+
+    game: int
+    move: int
+    index: int
+    before: Position
+    moved: Moved
+    opening: bool = False
+    ended: bool = False
+
+    @property
+    def amendable(self) -> bool:
+        """Whether a reviewer may set its dice: a turn committed in doubt, one whose dice were
+        not seen, or one a reviewer set before (set again)."""
+        m = self.moved
+        return bool(m.flag) or not m.dice_seen or bool(m.reviewed)
+
+    def describe(self) -> str:
+        """``game 2, move 7: black 3-1: 8/5 6/5`` (the dice high first)."""
+        m = self.moved
+        what = "(illegal play, condoned)" if m.illegal else (m.play or "(no move)")
+        return (f"game {self.game}, move {self.move}: {m.player.label} "
+                f"{_throw(m.dice)}: {what}")
+
+
+def _throw(dice: Dice) -> str:
+    return f"{dice.high}-{dice.low}"
+
+
+def played_turns(events: Sequence[Event]) -> list[PlayedTurn]:
+    """Every play of ``events`` (already effective: see :func:`effective_events`) numbered
+    game by game, with the board before it. Reads the boards the events record and checks
+    no rules (the events were checked when they were applied)."""
+    out: list[PlayedTurn] = []
+    ended: set[int] = set()
+    game = move = 0
+    board: Position | None = None
+    opening = False
+    for i, ev in enumerate(events):
+        if isinstance(ev, GameStarted):
+            game, move, board, opening = game + 1, 0, ev.position, False
+        elif isinstance(ev, SetUp):
+            board = ev.position
+        elif isinstance(ev, OpeningRoll):
+            opening = ev.white != ev.black
+        elif isinstance(ev, Rolled):
+            opening = False
+        elif isinstance(ev, Moved) and board is not None:
+            move += 1
+            out.append(PlayedTurn(game, move, i, board.with_turn(ev.player), ev, opening))
+            board, opening = ev.result, False
+            if ev.result.winner() is not None:
+                ended.add(game)
+        elif isinstance(ev, (Dropped, Resigned)):
+            ended.add(game)
+    return [replace(t, ended=True) if t.game in ended else t for t in out]
+
+
+def play_to(before: Position, dice: Dice, after: Position) -> str | None:
+    """The text of the legal play of ``dice`` from ``before`` (the mover on roll) that leads
+    to ``after``: ``""`` for no move where ``dice`` cannot be played and ``after`` is
+    ``before``; ``None`` where no legal play leads there."""
+    goal = after.with_turn(before.turn)
+    legal = legal_plays(before, dice)
+    if not legal:
+        return "" if goal == before else None
+    return next((str(p) for p in legal if p.result == goal), None)
+
+
+def throws_to(before: Position, after: Position, *, opening: bool = False
+              ) -> tuple[Dice, ...]:
+    """Every throw (high die first) whose legal play leads from ``before`` (the mover on
+    roll) to ``after``; an opening roll is never a double.
+
+    >>> from pibg.rules import resolve
+    >>> start = Position.start()
+    >>> [str(d) for d in throws_to(start, resolve(start, (3, 1), "8/5 6/5").result)]
+    ['11', '31']
+    """
+    return _throws_to(before, after.with_turn(before.turn), opening)
+
+
+@lru_cache(maxsize=1024)
+def _throws_to(before: Position, after: Position, opening: bool) -> tuple[Dice, ...]:
+    # the live page asks for every turn in doubt at each update; boards are immutable
+    return tuple(d for d in ALL_THROWS if not (opening and d.is_double)
+                 and play_to(before, d, after) is not None)
+
+
+def check_amendment(events: Iterable[Event], amend: Amended) -> PlayedTurn:
+    """The turn ``amend`` sets the dice of, once the events so far allow it: its game has
+    ended, the turn is in doubt (:attr:`PlayedTurn.amendable`), and a legal play of the new
+    dice leads from the board before it to the board recorded after it.
+
+    :raises MatchError: which of these does not hold, and what to do instead.
+    """
+    evs = effective_events(events)
+    games = sum(isinstance(ev, GameStarted) for ev in evs)
+    g, m, dice = amend.game, amend.move, amend.dice
+    listing = "`pibg amend JOURNAL` lists the turns in doubt"
+    if g > games:
+        raise MatchError(f"there is no game {g}: the match has {games} game(s) so far "
+                         f"({listing})")
+    turns = [t for t in played_turns(evs) if t.game == g]
+    if not turns:
+        raise MatchError(f"game {g} has no plays: there is no turn to set ({listing})")
+    if not turns[0].ended:
+        raise MatchError(f"game {g} has not ended: a turn's dice are set once its game is "
+                         f"over")
+    if m > len(turns):
+        raise MatchError(f"game {g} has {len(turns)} plays, not {m}: number them from 1, both "
+                         f"sides' plays in order, as the move list does ({listing})")
+    turn = turns[m - 1]
+    if not turn.amendable:
+        raise MatchError(f"{turn.describe()} was seen plainly: only a turn in doubt (flagged, "
+                         f"or its dice not seen) can have its dice set ({listing})")
+    throws = throws_to(turn.before, turn.moved.result, opening=turn.opening)
+    pick = ", ".join(_throw(d) for d in throws)
+    if turn.opening and dice.is_double:
+        raise MatchError(f"{turn.describe()} is the opening roll, never a double: set one of "
+                         f"{pick}")
+    if play_to(turn.before, dice, turn.moved.result) is None:
+        raise MatchError(f"no legal play of {_throw(dice)} makes the board recorded after "
+                         f"{turn.describe()}: set one of {pick}")
+    return turn
+
+
+def turns_in_doubt(events: Iterable[Event]) -> list[tuple[PlayedTurn, tuple[Dice, ...]]]:
+    """The turns of the games that have ended whose dice a reviewer may set (see
+    :func:`check_amendment`), each with the throws that make the board recorded after it."""
+    return [(t, throws_to(t.before, t.moved.result, opening=t.opening))
+            for t in played_turns(effective_events(events)) if t.ended and t.amendable]
+
+
+#: what comes before a reviewer's note in :attr:`Moved.reviewed`
+NOTE = "; note: "
+DICE_NOT_SEEN = "dice not seen"
+
+
+def amended_turn(turn: PlayedTurn, amend: Amended) -> Moved:
+    """The play of ``turn`` with the dice ``amend`` sets (see :func:`effective_events`)."""
+    m = turn.moved
+    text = play_to(turn.before, amend.dice, m.result)
+    assert text is not None, "check_amendment first"
+    doubt = [x for x in ("" if m.dice_seen or DICE_NOT_SEEN in m.flag else DICE_NOT_SEEN,
+                         f"in doubt: {m.flag}" if m.flag else "") if x]
+    # set again (a record read back): what the table recorded stays, the earlier note goes
+    was = m.reviewed.split(NOTE)[0] if m.reviewed else (
+        f"recorded at the table as {_throw(m.dice)}: {m.play or '(no move)'}"
+        + (f" ({'; '.join(doubt)})" if doubt else ""))
+    note = " ".join(amend.note.split())
+    reviewed = f"{was}{NOTE}{note}" if note else was
+    return replace(m, dice=amend.dice, play=text, illegal=False, dice_seen=True, flag="",
+                   reviewed=reviewed)
+
+
+def amendment_text(turn: PlayedTurn, amend: Amended) -> str:
+    """What ``amend`` changes, in a line: ``game 2, move 7: black 1-1 (8/7 7/6 6/5(2)) is
+    now 3-1 (8/5 6/5), set after the game``."""
+    m = turn.moved
+    new = play_to(turn.before, amend.dice, m.result)
+    return (f"game {turn.game}, move {turn.move}: {m.player.label} {_throw(m.dice)} "
+            f"({m.play or 'no move'}) is now {_throw(amend.dice)} ({new or 'no move'}), set "
+            f"after the game")
+
+
+def _amended(evs: list[Event]) -> list[Event]:
+    """``evs`` without their amendments, each amended turn played with its new dice."""
+    plain = [ev for ev in evs if not isinstance(ev, Amended)]
+    turns = {(t.game, t.move): t for t in played_turns(plain)}
+    new: dict[int, Moved] = {}
+    for ev in evs:
+        if not isinstance(ev, Amended):
+            continue
+        t = turns.get((ev.game, ev.move))
+        if (t is None or not t.amendable or (t.opening and ev.dice.is_double)
+                or play_to(t.before, ev.dice, t.moved.result) is None):
+            continue
+        new[t.index] = amended_turn(t, ev)
+    out: list[Event] = []
+    for i, ev in enumerate(plain):
+        moved = new.get(i)
+        if moved is not None and isinstance(ev, Moved):
+            if (moved.dice.high, moved.dice.low) != (ev.dice.high, ev.dice.low):
+                out.append(Reread(ev.player, moved.dice))
+            ev = moved
         out.append(ev)
     return out
 
@@ -431,11 +642,19 @@ __all__ = [
     "MatchSettings",
     "MatchState",
     "Phase",
+    "PlayedTurn",
     "Termination",
+    "amended_turn",
+    "amendment_text",
     "apply",
+    "check_amendment",
     "decode_match_id",
     "effective_events",
     "encode_fields",
     "encode_match_id",
+    "play_to",
+    "played_turns",
     "replay",
+    "throws_to",
+    "turns_in_doubt",
 ]

@@ -284,17 +284,22 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
 
 def move_comment(ev: Moved) -> str:
     """What a move's record says beyond the move: ``dice not seen: inferred from the board``
-    where the camera never read the roll, and ``in doubt: ...`` with the referee's flag."""
+    where the camera never read the roll, ``in doubt: ...`` with the referee's flag, and
+    ``dice set after the game by a reviewer: 3-1; recorded at the table as ...`` where a
+    reviewer set them (:class:`~pibg.events.Amended`)."""
     parts = []
     if not ev.dice_seen:
         parts.append(DICE_NOT_SEEN)
     if ev.flag:
         parts.append(f"{IN_DOUBT}{ev.flag}")
+    if ev.reviewed:
+        parts.append(f"{REVIEWED}{ev.dice.high}-{ev.dice.low}; {ev.reviewed}")
     return "\n".join(parts)
 
 
 DICE_NOT_SEEN = "dice not seen: inferred from the board"
 IN_DOUBT = "in doubt: "
+REVIEWED = "dice set after the game by a reviewer: "
 
 
 def _warn_unwritable(ev: Event, index: int, games: int, warnings: list[str]) -> None:
@@ -680,6 +685,7 @@ __all__ = [
     "NEAREST",
     "NOT_SEEN",
     "REFITTED",
+    "REVIEWED",
     "TAKEN",
     "Action",
     "GameRecord",

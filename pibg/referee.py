@@ -37,6 +37,7 @@ from pibg.effects import (
     point_led,
 )
 from pibg.events import (
+    Amended,
     Beavered,
     Corrected,
     Doubled,
@@ -71,7 +72,7 @@ from pibg.infer import (
     seen_position,
     to_white_points,
 )
-from pibg.match import MatchState, Phase, apply, replay
+from pibg.match import MatchState, Phase, amendment_text, apply, check_amendment, replay
 from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
@@ -120,7 +121,17 @@ class Tick:
     t: float
 
 
-Input = Frame | Press | Tick
+@dataclass(frozen=True, slots=True)
+class Amend:
+    """A reviewer sets the dice of a turn in doubt of a game that has ended (the live page's
+    ``/api/amend``): recorded as ``amended`` where :func:`pibg.match.check_amendment`
+    allows it, refused with the reason said otherwise. Nothing else changes."""
+
+    t: float
+    amended: Amended
+
+
+Input = Frame | Press | Tick | Amend
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +250,22 @@ def step(state: RefereeState, inp: Input) -> Step:
     st = replace(state, sound=Sound.NONE, animation=Animation.NONE)
     if isinstance(inp, Press):
         st = _press(st, inp, out)
+    elif isinstance(inp, Amend):
+        st = _amend(st, inp.amended, out)
     else:
         st = _observe(st, inp, out)
     return Step(st, tuple(out.events), render(st), tuple(out.say))
+
+
+def _amend(st: RefereeState, amended: Amended, out: _Out) -> RefereeState:
+    try:
+        turn = check_amendment(st.events, amended)
+    except PibgError as exc:
+        out.say.append(f"dice not set: {exc}")
+        return st
+    st = _record(st, amended, out)
+    out.say.append(amendment_text(turn, amended))
+    return st
 
 
 def _record(st: RefereeState, ev: Event, out: _Out) -> RefereeState:

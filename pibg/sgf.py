@@ -385,7 +385,7 @@ class _SgfReader:
 
     def action(self, player: Color, value: str, first: bool, off: int,
                comment: str = "") -> None:
-        from pibg.record import DICE_NOT_SEEN, IN_DOUBT, resolve_any_order
+        from pibg.record import DICE_NOT_SEEN, IN_DOUBT, REVIEWED, resolve_any_order
 
         self.settle()
 
@@ -427,8 +427,11 @@ class _SgfReader:
                             ) from exc
         lines = comment.splitlines()
         flag = next((x[len(IN_DOUBT):] for x in lines if x.startswith(IN_DOUBT)), "")
+        # "dice set after the game by a reviewer: 3-1; recorded at the table as ..."
+        reviewed = next((x[len(REVIEWED):].partition("; ")[2] or "set after the game"
+                         for x in lines if x.startswith(REVIEWED)), "")
         self.emit(Moved(player, dice, text, play.result, dice_seen=DICE_NOT_SEEN not in lines,
-                        flag=flag), off)
+                        flag=flag, reviewed=reviewed), off)
 
     def finish(self, root: dict[str, list[str]], off: int) -> None:
         res = root.get("RE", [""])[0].strip()

@@ -29,7 +29,7 @@ from pibg.events import (
     SetUp,
     Took,
 )
-from pibg.match import Phase, effective_events
+from pibg.match import Phase, effective_events, played_turns, throws_to
 from pibg.position import Color, Position
 from pibg.referee import Mode, RefereeState
 
@@ -55,12 +55,18 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
 
     Each entry: ``game`` (1-based), ``player``, ``kind`` (``play``, ``double``, ``take``,
     ``drop``, ``beaver``, ``resign``, ``illegal``, ``setup``, ``game_end``) and ``text``; a play
-    also has ``dice``, ``illegal`` (a condoned illegal play), ``dice_seen`` (false where the
-    dice were inferred from the board) and ``flag`` (why the turn is marked for review).
+    also has ``move`` (its number in the game, 1-based, both sides' plays counted: what
+    ``pibg amend`` and ``/api/amend`` take), ``dice``, ``illegal`` (a condoned illegal play),
+    ``dice_seen`` (false where the dice were inferred from the board), ``flag`` (why the turn
+    is marked for review), ``reviewed`` (what the table recorded, where a reviewer set the
+    dice after the game) and ``throws``: for a turn in doubt of a game that has ended, the
+    throws whose legal play makes the same board (high die first), else empty.
     """
     out: list[dict[str, Any]] = []
     game = 0
-    for ev in effective_events(events):
+    evs = effective_events(events)
+    turns = {t.index: t for t in played_turns(evs)}
+    for i, ev in enumerate(evs):
         if isinstance(ev, GameStarted):
             game += 1
             continue
@@ -69,9 +75,13 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
             text = ev.play or "(no move)"
             if ev.illegal:
                 text = "(illegal play, condoned)"
+            turn = turns.get(i)
+            throws = (throws_to(turn.before, ev.result, opening=turn.opening)
+                      if turn is not None and turn.ended and turn.amendable else ())
             entry = {"kind": "play", "player": ev.player.label, "dice": [ev.dice.a, ev.dice.b],
                      "text": text, "illegal": ev.illegal, "dice_seen": ev.dice_seen,
-                     "flag": ev.flag}
+                     "flag": ev.flag, "move": turn.move if turn is not None else 0,
+                     "reviewed": ev.reviewed, "throws": [[d.high, d.low] for d in throws]}
         elif isinstance(ev, Doubled):
             entry = {"kind": "double", "player": ev.player.label, "text": "doubles"}
         elif isinstance(ev, Took):

@@ -11,6 +11,7 @@ import pytest
 from pibg import selfplay
 from pibg.events import (
     EVENT_TYPES,
+    Amended,
     Beavered,
     Corrected,
     Doubled,
@@ -60,6 +61,7 @@ EVENTS: list[Event] = [
     Reread(B, Dice(5, 5)),
     Moved(W, Dice(1, 3), "8/5 6/5", AFTER),
     Moved(B, Dice(6, 4), "", SET_UP, illegal=True, dice_seen=False, flag="why, with ünïcode"),
+    Moved(W, Dice(1, 1), "8/7(2) 6/5(2)", AFTER, reviewed="recorded at the table as 3-1"),
     Doubled(B),
     Took(W),
     Dropped(W),
@@ -77,6 +79,8 @@ EVENTS: list[Event] = [
     MatchEnded(W, (5, 3)),
     Noted("a note"),
     Noted(),
+    Amended(2, 7, Dice(1, 3), "seen on the video, ünïcode"),
+    Amended(1, 1, Dice(6, 5)),
 ]
 
 
@@ -109,6 +113,11 @@ def test_the_text_form() -> None:
     assert event_to_json(IllegalFlagged(W)) == {"event": "illegal", "player": "white",
                                                 "seen_position_id": "", "reasons": []}
     assert event_to_json(Undone()) == {"event": "undo"}
+    assert event_to_json(Amended(2, 7, Dice(1, 3), "agreed")) == {
+        "event": "amend", "game": 2, "move": 7, "dice": [1, 3], "note": "agreed"}
+    # only a play a reviewer set (read back from a record) says so
+    assert event_to_json(Moved(W, Dice(1, 1), "8/7(2) 6/5(2)", AFTER, reviewed="was 3-1"))[
+        "reviewed"] == "was 3-1"
 
 
 def test_a_board_after_a_play_has_its_mover_on_roll() -> None:
@@ -126,6 +135,9 @@ def test_older_lines_read_with_the_defaults() -> None:
     assert old == Moved(W, Dice(3, 1), "8/5 6/5", AFTER)
     assert event_from_json({"event": "match_start", "settings": {"length": 3}}) == (
         MatchStarted(MatchSettings(length=3)))
+    # an amendment without a note (none was given)
+    assert event_from_json({"event": "amend", "game": 1, "move": 3, "dice": [6, 1]}) == (
+        Amended(1, 3, Dice(6, 1)))
 
 
 @pytest.mark.parametrize(("data", "message"), [
@@ -144,6 +156,12 @@ def test_older_lines_read_with_the_defaults() -> None:
     ({"event": "match_start", "settings": {"lenght": 3}}, "lenght"),
     ({"event": "illegal", "player": "black", "reasons": "x"}, "'reasons' must be a list"),
     ({"event": "teleport"}, "unknown event 'teleport'"),
+    ({"event": "amend", "game": 0, "move": 3, "dice": [6, 1]}, "numbered from 1"),
+    ({"event": "amend", "game": 1, "dice": [6, 1]}, "missing 'move'"),
+    ({"event": "amend", "game": 1, "move": "3", "dice": [6, 1]}, "'move' must be a whole"),
+    ({"event": "amend", "game": 1, "move": 3, "dice": [6, 9]}, "a die shows 1-6"),
+    ({"event": "play", "player": "white", "dice": [3, 1], "play": "",
+      "position_id": "4HPwATDgc/ABMA", "reviewed": 1}, "'reviewed' must be text"),
 ])
 def test_a_line_that_does_not_hold_its_event_is_refused(data: dict[str, object],
                                                         message: str) -> None:
