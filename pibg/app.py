@@ -32,7 +32,7 @@ from pibg import referee
 from pibg.camera.base import EndOfFrames
 from pibg.driver import Driver, Held, Respond, Timed, lazy_observer, view_sink
 from pibg.effects import DISPLAY_LINES, DISPLAY_WIDTH, Effects
-from pibg.events import Event, GameEnded, MatchSettings, Moved
+from pibg.events import Amended, Event, GameEnded, MatchSettings, Moved
 from pibg.exc import CalibrationError, CameraUnavailableError, JournalError, PibgError
 from pibg.journal import Journal
 from pibg.match import agreeing, effective_events
@@ -40,7 +40,7 @@ from pibg.match import plays as match_plays
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat, write_mat
 from pibg.observation import BoardObservation
-from pibg.referee import Press, RefereeConfig, Step
+from pibg.referee import Amend, Press, RefereeConfig, Step
 from pibg.script import ButtonPress, Mishaps, Scene, table_script
 from pibg.sgf import write_sgf
 
@@ -464,7 +464,7 @@ def run(config_path: Path | None, *, buttons: bool = True, pico: bool = True,
     with _stop_on_sigterm(stop, printer), make_rig(cfg, buttons=buttons, pico=pico) as rig:
         live = _Live(cfg, rig, vision, settings, referee_cfg, printer)
         view, web = _start_web(cfg, live.session, live.controls, printer, vision,
-                               live.recalibrated)
+                               live.recalibrated, live.amendments)
         live.view = view
         printer(f"recording to {live.session.out_dir}")
         driver = Driver(live, live.observe, stable_seconds=referee_cfg.stable_seconds,
@@ -506,9 +506,11 @@ class _Live:
         self.motion = MotionDetector()
         self.session = self._session(new=False)
         self.view: Any = None
-        #: the page's controls and new calibrations, queued by the server's threads
+        #: the page's controls, new calibrations and amendments (dice a reviewer set after a
+        #: game), queued by the server's threads
         self.controls: list[str] = []
         self.recalibrated: list[Any] = []
+        self.amendments: list[Amended] = []
         self.retry_at = 0.0
 
     def _session(self, *, new: bool) -> Session:
@@ -546,6 +548,8 @@ class _Live:
                 presses.append(Press(now, action))
         for press in presses:
             driver.feed(press)
+        while self.amendments:  # recorded by the referee, which checks each again
+            driver.feed(Amend(now, self.amendments.pop(0)))
         while self.recalibrated:
             self.vision = Vision(self.recalibrated.pop(0))
             if self.view is not None:
@@ -553,7 +557,9 @@ class _Live:
 
                 self.view.set_overlay(region_overlay(self.vision.calibration))
             self.printer("new calibration in use")
-        ended = any(isinstance(e, GameEnded) for res in driver.fresh for e in res.events)
+        # a game's end, or dice set after one: the records are written again
+        ended = any(isinstance(e, (GameEnded, Amended)) for res in driver.fresh
+                    for e in res.events)
         due = ended or (self.session.export_pending and now >= self.retry_at)
         if due and not self.session.export_safely(self.printer):
             self.retry_at = now + EXPORT_RETRY_SECONDS
@@ -618,7 +624,8 @@ def _feed(session: Session, inp: referee.Input, printer: Printer) -> Step | None
 
 
 def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer,
-               vision: Any, recalibrated: list[Any]) -> tuple[Any, Any]:
+               vision: Any, recalibrated: list[Any],
+               amendments: list[Amended] | None = None) -> tuple[Any, Any]:
     if not cfg.web.enabled:
         return None, None
     from pibg.web import LiveView, WebServer
@@ -634,6 +641,7 @@ def _start_web(cfg: Any, session: Session, controls: list[str], printer: Printer
     server = WebServer(view, records_dir=cfg.records.directory, host=cfg.web.host,
                        port=cfg.web.port, token=cfg.web.token or None,
                        control=controls.append, calibration=calib,
+                       amend=None if amendments is None else amendments.append,
                        allowed_hosts=cfg.web.allowed_hosts)
     server.start()
     printer(f"web page: {server.url}")

@@ -11,6 +11,7 @@ records go into ``-o``/``--out`` (a temp folder by default), and the page stays 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import shutil
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pibg.commands import add_match_kind, add_out
-from pibg.events import MatchSettings
+from pibg.events import Amended, MatchSettings
 from pibg.exc import PibgError
 
 
@@ -46,17 +47,21 @@ def register(sub: Any) -> None:
 
 
 class Controls:
-    """Presses from the page, queued for the feeding loop (``control`` runs on server threads)."""
+    """Presses and amendments (dice a reviewer set after a game) from the page, queued for
+    the feeding loop (``control`` and ``amend`` run on server threads)."""
 
     def __init__(self) -> None:
-        self.queue: queue.Queue[str] = queue.Queue()
+        self.queue: queue.Queue[str | Amended] = queue.Queue()
 
     def __call__(self, action: str) -> None:
         if action == "new_match":
             raise PibgError("a replay cannot start a new match")
         self.queue.put(action)
 
-    def drain(self) -> list[str]:
+    def amend(self, amended: Amended) -> None:
+        self.queue.put(amended)
+
+    def drain(self) -> list[str | Amended]:
         out = []
         while True:
             try:
@@ -65,12 +70,36 @@ class Controls:
                 return out
 
 
-def _press(action: str, t: float) -> Any:
-    from pibg.referee import Press
+def _input(action: str | Amended, t: float) -> Any:
+    from pibg.referee import Amend, Press
 
+    if isinstance(action, Amended):
+        return Amend(t, action)
     if action == "accept_board":
         return Press(t, "confirm", long=True)
     return Press(t, action)
+
+
+def keep_amending(fed: Any, view: Any, controls: Controls, written: Callable[[], object],
+                  *, poll: float = 0.25, stop: threading.Event | None = None) -> None:
+    """Once the source has ended, while the page is still served: record the dice a reviewer
+    sets on the page (``fed`` checks each and records it; ``written()`` then writes the
+    records again) until ``stop`` is set (or Ctrl-C). Presses are no longer taken."""
+    from pibg.referee import Amend
+
+    while not (stop is not None and stop.is_set()):
+        time.sleep(poll)
+        for item in controls.drain():
+            if not isinstance(item, Amended):
+                continue
+            res = fed.feed(Amend(0.0, item))
+            if res is None:
+                continue
+            view.update(res)
+            for line in res.say:
+                print(line, flush=True)
+            if res.events:
+                written()
 
 
 def feed(items: Iterable[Any], session: Any, view: Any, *, observe: Callable[[Any], Any],
@@ -86,7 +115,7 @@ def feed(items: Iterable[Any], session: Any, view: Any, *, observe: Callable[[An
     def between(driver: Driver) -> None:
         for action in controls.drain() if controls else ():
             driver.t += 0.1
-            driver.feed(_press(action, driver.t))
+            driver.feed(_input(action, driver.t))
 
     driver = Driver(session, observe, stable_seconds=stable_seconds, sinks=[view_sink(view)],
                     between=between, delay=delay, pace=time.sleep,
@@ -135,7 +164,8 @@ def run_web_replay(args: argparse.Namespace) -> int:
     calib = VisionCalibration(view.latest_frame, records / "calibration.toml",
                               default_corners=None if corners is None else corners.tolist())
     web = WebServer(view, records_dir=records, host=args.host, port=args.port,
-                    token=args.token, control=controls, calibration=calib)
+                    token=args.token, control=controls, amend=controls.amend,
+                    calibration=calib)
     try:
         web.start()
     except OSError as exc:
@@ -147,20 +177,18 @@ def run_web_replay(args: argparse.Namespace) -> int:
     with web:
         print(f"pibg web-replay: the page is at {web.url} (records in {records})", flush=True)
         match_dir = records / time.strftime("replay-%Y%m%d-%H%M%S")
-        with Session(match_dir, settings, RefereeConfig(), print) as session:
-            view.update(session.step)
+        with Session(match_dir, settings, RefereeConfig(), print) as recorder:
+            view.update(recorder.step)
             if observe is None:
                 observe = _camera_observer(corners, view)
-            feed(items, session, view, observe=observe, delay=args.delay, controls=controls)
-            mat, sgf = session.export()
+            feed(items, recorder, view, observe=observe, delay=args.delay, controls=controls)
+            mat, sgf = recorder.export()
             print(f"replay done: {mat}, {sgf}", flush=True)
-        if not args.exit:
-            print("serving until Ctrl-C", flush=True)
-            try:
-                while True:
-                    time.sleep(3600)
-            except KeyboardInterrupt:
-                pass
+            if not args.exit:
+                print("serving until Ctrl-C (dice set on the page after a game are recorded)",
+                      flush=True)
+                with contextlib.suppress(KeyboardInterrupt):
+                    keep_amending(recorder, view, controls, recorder.export)
     return 0
 
 

@@ -16,6 +16,9 @@ Pages (static files from ``pibg/web/static``): ``/`` the live board, ``/calibrat
                                         without the token at most one per ``check_interval`` s)
     POST /api/calibration               {"corners": [[x, y] x 4]}: learn and save   (token)
     POST /api/control/ACTION            undo, confirm, ...                           (token)
+    POST /api/amend                     {"game": G, "move": M, "dice": [a, b], "note": ""}:
+                                        set the dice of a turn in doubt of a game that has
+                                        ended (:class:`~pibg.events.Amended`)        (token)
 
 Controls need the token (header ``X-Pibg-Token: T`` or ``Authorization: Bearer T``); with no
 token configured the page is view-only and every control answers 403. A custom header cannot
@@ -50,7 +53,10 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pibg.events import Amended
 from pibg.exc import PibgError
+from pibg.match import amendment_text, check_amendment
+from pibg.moves import Dice
 from pibg.web.calibration import CalibrationBackend, as_corners
 from pibg.web.gate import GatedHandler, GatedServer
 from pibg.web.records import FILES, Records
@@ -72,6 +78,8 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".ico": "image/x-icon"}
 MAX_BODY = 64 * 1024
+#: the longest note a reviewer may give with an amendment (it goes into the journal)
+MAX_NOTE = 200
 #: sent with every answer: this server's own scripts, styles and images only, and no framing
 CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -127,6 +135,7 @@ class WebServer:
     def __init__(self, view: LiveView, *, records_dir: Path, host: str = "127.0.0.1",
                  port: int = 8080, token: str | None = None,
                  control: Callable[[str], None] | None = None,
+                 amend: Callable[[Amended], None] | None = None,
                  calibration: CalibrationBackend | None = None,
                  frame_interval: float = 1.0, keepalive: float = 15.0,
                  max_streams: int = 16, allowed_hosts: Iterable[str] = (),
@@ -136,6 +145,9 @@ class WebServer:
         self.records = Records(records_dir)
         self.token = token or None
         self.control = control
+        #: where an amendment checked against the page's events goes (the main loop feeds it
+        #: to the referee, which records it); None: this server records no match
+        self.amend = amend
         self.calibration = calibration
         self.frame_interval = frame_interval
         self.keepalive = keepalive
@@ -257,6 +269,7 @@ class WebServer:
 
     def info(self) -> dict[str, Any]:
         return {"controls": self.token is not None and self.control is not None,
+                "amend": self.token is not None and self.amend is not None,
                 "token_required": True, "actions": list(ACTIONS),
                 "calibration": self.calibration is not None}
 
@@ -520,6 +533,20 @@ class _Handler(GatedHandler):
             except (PibgError, ValueError) as exc:
                 raise HttpError(409, f"{action}: {exc}") from None
             return self._json({"ok": True, "action": action}, 202)
+        if path == "/api/amend":
+            web.authorise(self.headers)
+            amended = _amendment(self._body())
+            if web.amend is None:
+                raise HttpError(503, "this server does not record a match")
+            try:
+                turn = check_amendment(web.view.events(), amended)
+            except PibgError as exc:
+                raise HttpError(409, f"amend: {exc}") from None
+            web.amend(amended)
+            d = amended.dice
+            return self._json({"ok": True, "game": amended.game, "move": amended.move,
+                               "dice": [d.high, d.low],
+                               "text": amendment_text(turn, amended)}, 202)
         if path == "/api/calibration":
             cal = web.calibration
             if cal is None:
@@ -533,6 +560,34 @@ class _Handler(GatedHandler):
         if path in PAGES or path.startswith(("/api/", "/static/", "/records/")):
             raise HttpError(405, f"POST is not allowed on {path}")
         raise HttpError(404, f"no such page: {path}")
+
+
+def _amendment(body: Any) -> Amended:
+    """The amendment a POST body asks for.
+
+    :raises HttpError: 400, naming the field that is missing or wrong.
+    """
+    shape = 'send {"game": G, "move": M, "dice": [a, b]} (numbered as the move list is)'
+    if not isinstance(body, dict):
+        raise HttpError(400, shape)
+    unknown = sorted(set(body) - {"game", "move", "dice", "note"})
+    if unknown:
+        raise HttpError(400, f"unknown field {unknown[0]!r}: {shape}")
+    numbers = []
+    for key in ("game", "move"):
+        n = body.get(key)
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 10_000:
+            raise HttpError(400, f"{key!r} must be a whole number from 1: {shape}")
+        numbers.append(n)
+    dice = body.get("dice")
+    if (not isinstance(dice, list) or len(dice) != 2
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
+                       for d in dice)):
+        raise HttpError(400, f"'dice' must be two numbers 1-6, like [5, 3]: {shape}")
+    note = body.get("note", "")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise HttpError(400, f"'note' must be text of at most {MAX_NOTE} characters")
+    return Amended(numbers[0], numbers[1], Dice(dice[0], dice[1]), " ".join(note.split()))
 
 
 def _read_json(obs: Any) -> dict[str, Any]:

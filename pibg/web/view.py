@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from pibg.events import Event
 from pibg.observation import BoardObservation
 from pibg.referee import RefereeState, Step
 from pibg.web.snapshot import snapshot
@@ -152,6 +153,12 @@ class LiveView:
         with self._cond:
             self._wakes += 1
             self._cond.notify_all()
+
+    def events(self) -> tuple[Event, ...]:
+        """The match events the page shows now (the referee's, in order); none before the
+        first step."""
+        with self._cond:
+            return () if self._step is None else self._step.state.events
 
     def snapshot(self) -> dict[str, Any]:
         """The page's data as a dict (see :func:`pibg.web.snapshot.snapshot`)."""

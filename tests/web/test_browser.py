@@ -306,3 +306,40 @@ def test_at_1280_by_900_the_moves_show_above_the_fold_and_no_broken_camera_image
         assert pg.locator("#frame").is_hidden() and pg.locator("#noframe").is_visible()
     finally:
         context.close()
+
+
+def test_the_throws_of_a_turn_in_doubt_are_buttons_that_set_its_dice(page: Any,
+                                                                      serve: Serve) -> None:
+    from pibg import referee
+    from pibg.events import Amended
+    from pibg.moves import Dice
+
+    from .test_amend import flagged_match
+
+    events, turn, throws = flagged_match()
+    view = LiveView()
+    view.update(referee.resume(tuple(events)))
+    got: list[Amended] = []
+    web = serve(view, control=lambda _action: None, amend=got.append, token=TOKEN)
+    page.goto(web.url)
+    page.wait_for_selector("#moves button.throw", timeout=10_000)
+    buttons = page.locator("#moves button.throw")
+    assert buttons.all_inner_texts() == [f"{d.high}-{d.low}" for d in throws]
+    line = page.locator("#moves div.flagged").filter(has=page.locator("button.throw"))
+    who = "ann" if turn.moved.player is Color.WHITE else "bob"
+    assert line.inner_text().startswith(f"{turn.move}. {who} ")
+    recorded = turn.moved.dice
+    other = next(d for d in throws if (d.high, d.low) != (recorded.high, recorded.low))
+    assert page.locator("#moves button.throw.current").inner_text() == (
+        f"{recorded.high}-{recorded.low}")
+    page.fill("#token", TOKEN)
+    page.click(f"#moves button.throw[data-dice='{other.high}{other.low}']")
+    page.wait_for_selector("#ctlmsg.ok", timeout=10_000)
+    assert f"is now {other.high}-{other.low}" in page.inner_text("#ctlmsg")
+    assert got == [Amended(turn.game, turn.move, Dice(other.high, other.low))]
+    # a page whose token is not set has no such buttons
+    plain = serve(view)
+    page.goto(plain.url)
+    page.wait_for_selector("#moves div.flagged", timeout=10_000)
+    page.wait_for_timeout(200)
+    assert page.locator("#moves button.throw").count() == 0

@@ -4,8 +4,11 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const name = (snap, c) => (c ? snap.players[c] : "-");
+  let canAmend = false;  // the token may set the dice of a turn in doubt (/api/info's amend)
+  let last = null;  // the snapshot shown, drawn again once /api/info says what may be done
 
   function render(snap) {
+    last = snap;
     document.body.dataset.version = snap.version;
     if (!snap.board) return;
     $("board").innerHTML = snap.svg;
@@ -40,13 +43,20 @@
     for (const m of snap.moves) {
       if (m.game !== game) { game = m.game; moves.append(pibg.el("div", `game ${game}`, "game")); }
       const dice = m.dice ? `${m.dice[0]}-${m.dice[1]}: ` : "";  // as the referee log writes a roll
-      const line = pibg.el("div", `${name(snap, m.player)} ${dice}${m.text}`, m.kind);
+      const num = m.move ? `${m.move}. ` : "";  // what pibg amend and /api/amend call the play
+      const line = pibg.el("div", `${num}${name(snap, m.player)} ${dice}${m.text}`, m.kind);
       if (m.illegal || m.kind === "illegal") line.classList.add("illegal");
       if (m.flag) {  // a turn settled by the board, not seen plainly: marked for review
         line.classList.add("flagged");
         line.title = m.flag;
         line.append(pibg.el("span", " ⚑ " + m.flag, "why"));
       }
+      if (m.reviewed) {  // dice a reviewer set after the game
+        line.classList.add("reviewed");
+        line.title = m.reviewed;
+        line.append(pibg.el("span", " ✓ set after the game", "why"));
+      }
+      if (canAmend && m.throws && m.throws.length) line.append(throwButtons(m));
       moves.append(line);
     }
     moves.scrollTop = moves.scrollHeight;
@@ -56,6 +66,31 @@
     const cam = snap.camera;
     $("camstate").textContent = cam.readable === false ? "unreadable: " + (cam.reason || "") : "";
     if (cam.frame !== null) showFrame(cam.frame);
+  }
+
+  // The throws that make the same board as a turn in doubt of a game that has ended: pressing
+  // one sets the turn's dice to it (recorded as an amendment; the move list then shows it).
+  function throwButtons(m) {
+    const box = pibg.el("span", null, "throws");
+    box.append(pibg.el("span", " dice were: "));
+    const recorded = m.dice ? [Math.max(...m.dice), Math.min(...m.dice)].join("-") : "";
+    for (const t of m.throws) {
+      const b = pibg.el("button", `${t[0]}-${t[1]}`, "throw");
+      if (b.textContent === recorded) b.classList.add("current");
+      b.title = `game ${m.game}, move ${m.move}: set the dice to ${t[0]}-${t[1]}`;
+      b.dataset.game = m.game;
+      b.dataset.move = m.move;
+      b.dataset.dice = `${t[0]}${t[1]}`;
+      b.addEventListener("click", async () => {
+        const msg = $("ctlmsg");
+        try {
+          const r = await pibg.post("/api/amend", { game: m.game, move: m.move, dice: t });
+          msg.textContent = r.text; msg.className = "ok";
+        } catch (err) { msg.textContent = err.message; msg.className = "err"; }
+      });
+      box.append(b);
+    }
+    return box;
   }
 
   let frameShown = null;
@@ -79,7 +114,9 @@
 
   async function controls() {
     const info = await (await fetch("/api/info")).json();
-    if (!info.controls) return;
+    if (!info.controls && !info.amend) return;
+    canAmend = Boolean(info.amend);
+    if (canAmend && last) render(last);
     $("controls").classList.remove("hidden");
     pibg.tokenInput($("token"));
     for (const b of document.querySelectorAll("button[data-action]")) {
