@@ -442,6 +442,9 @@ def check_amendment(events: Iterable[Event], amend: Amended) -> PlayedTurn:
         raise MatchError(f"{turn.describe()} was seen plainly: only a turn in doubt (flagged, "
                          f"or its dice not seen) can have its dice set ({listing})")
     throws = throws_to(turn.before, turn.moved.result, opening=turn.opening)
+    if not throws:
+        raise MatchError(f"no throw's legal play makes the board recorded after "
+                         f"{turn.describe()}: its dice cannot be set, and it stands as recorded")
     pick = ", ".join(_throw(d) for d in throws)
     if turn.opening and dice.is_double:
         raise MatchError(f"{turn.describe()} is the opening roll, never a double: set one of "

@@ -116,8 +116,9 @@ def listing(path: Path, listed: list[Any]) -> str:
         why = [x for x in (unseen, m.flag,
                            f"set after the game ({m.reviewed})" if m.reviewed else "") if x]
         lines.append(f"{turn.describe()}  [{'; '.join(why)}]")
-        lines.append(f"    throws that make the same board: "
-                     f"{', '.join(f'{d.high}{d.low}' for d in throws)}")
+        lines.append("    throws that make the same board: " + (
+            ", ".join(f"{d.high}{d.low}" for d in throws) if throws
+            else "none (no legal play leads there: it stands as recorded)"))
     turn = listed[0][0]
     lines.append(f"set one: pibg amend {path} --game {turn.game} --move {turn.move} "
                  f"--dice AB")

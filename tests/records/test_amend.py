@@ -144,6 +144,17 @@ def test_a_bad_amendment_is_refused_naming_what_was_wrong(flagged) -> None:
     assert "has not ended" in _refusal(events[:i + 1], Amended(g, m, throws[0]))
 
 
+def test_a_condoned_illegal_play_no_throw_makes_cannot_be_set(flagged) -> None:
+    events = list(flagged[0])
+    turn = played_turns(effective_events(events))[1]
+    i = next(k for k, ev in enumerate(events) if ev is turn.moved)
+    # the play stood without a checker moved, where every throw has a legal play
+    events[i] = replace(turn.moved, result=turn.before, play="", illegal=True, flag="condoned")
+    assert throws_to(turn.before, turn.before) == ()  # every throw here has a legal play
+    text = _refusal(events, Amended(turn.game, turn.move, Dice(3, 1)))
+    assert "no throw's legal play makes the board" in text and "stands as recorded" in text
+
+
 def test_the_opening_roll_is_never_set_to_a_double(flagged) -> None:
     events = list(flagged[0])
     opening = played_turns(effective_events(events))[0]
