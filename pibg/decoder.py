@@ -227,7 +227,11 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     if not best.legal:
         return None  # a checker off a legal position explains it best: not settled here
     path = _path(best)
-    close = [h for h in found[1:] if h.score > best.score - cfg.margin]  # best first
+    # best first; a slip onto this very board is no other board: the legal turn explains the
+    # board, and a slip was only nearly as likely for a die read unsurely (a slip that is
+    # likelier than every legal turn, the dice read plainly, is the best and settles nothing)
+    close = [h for h in found[1:] if h.score > best.score - cfg.margin
+             and (h.legal or h.board != best.board)]
     if any(not h.legal or h.board != best.board or len(h.turns) != len(best.turns)
            for h in close):
         return None  # another board, or a slip, fits about as well

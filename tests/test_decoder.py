@@ -133,3 +133,24 @@ def test_hypotheses_are_best_first_and_bounded():
     scores = [h.score for h in found]
     assert scores == sorted(scores, reverse=True)
     assert len(found) < 60_000  # the second turn is searched from a beam only
+
+
+def test_a_slip_onto_the_very_board_a_legal_turn_makes_does_not_unsettle_it():
+    """White plays 13/7 (4-2 or 5-1 make it); one die was read, unsurely, as a 3, which
+    neither throw has. A 3-x play one checker off makes the same board: that board is a
+    legal turn's, so it is settled, its dice marked unsure (render rg7401_040: the game
+    stalled here). With the 3 read plainly the slip is the likelier story and nothing is
+    settled (an illegal play is not waved through)."""
+    after = resolve(START, (4, 2), "13/7").result
+    board = _exact(after)
+    legal_throws = {(t.roll.high, t.roll.low) for h in hypotheses(START, board, turns=1)
+                    if h.legal and h.board == after.swap_turn() for t in h.turns}
+    assert (5, 1) in legal_throws  # 13/8/7: the 5 alone does not tell
+    unsure = (DieRead(3, 0, 0, True, 0.55),)
+    slip_first = [h for h in hypotheses(START, board, unsure, turns=1)
+                  if not h.legal and h.board == after.swap_turn()]
+    assert slip_first, "a 3-x play one checker off makes this very board"
+    d = decode(START, board, unsure)
+    assert d is not None and d.board == after.swap_turn()
+    assert not d.dice_sure
+    assert decode(START, board, (DieRead(3, 0, 0, True, 0.98),)) is None
