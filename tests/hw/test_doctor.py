@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -144,27 +145,20 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "✗ calibration" in capsys.readouterr().out
 
 
-def test_dice_model_check(tmp_path: Path) -> None:
-    good = check_dice_model(Config())
-    assert good.ok and "dice_net.onnx: reads a drawn five" in good.detail
-    broken = tmp_path / "dice_net.onnx"
+@pytest.mark.parametrize(("check", "name", "works"), [
+    (check_dice_model, "dice_net.onnx", "reads a drawn five"),
+    (check_place_model, "place_net.onnx", "finds the 30 checkers"),
+])
+def test_network_checks(check: Callable[..., CheckResult], name: str, works: str,
+                        tmp_path: Path) -> None:
+    good = check(Config())
+    assert good.ok and f"{name}: {works}" in good.detail
+    broken = tmp_path / name
     broken.write_bytes(b"garbage")
-    bad = check_dice_model(Config(), model=broken)
+    bad = check(Config(), model=broken)
     assert not bad.ok and "not a readable ONNX network" in bad.detail
     assert "reinstall pibg" in bad.fix
-    missing = check_dice_model(Config(), model=tmp_path / "gone.onnx")
-    assert not missing.ok and "missing" in missing.detail
-
-
-def test_place_model_check(tmp_path: Path) -> None:
-    good = check_place_model(Config())
-    assert good.ok and "place_net.onnx: finds the 30 checkers" in good.detail
-    broken = tmp_path / "place_net.onnx"
-    broken.write_bytes(b"garbage")
-    bad = check_place_model(Config(), model=broken)
-    assert not bad.ok and "not a readable ONNX network" in bad.detail
-    assert "reinstall pibg" in bad.fix
-    missing = check_place_model(Config(), model=tmp_path / "gone.onnx")
+    missing = check(Config(), model=tmp_path / "gone.onnx")
     assert not missing.ok and "missing" in missing.detail
 
 
