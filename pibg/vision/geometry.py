@@ -514,6 +514,14 @@ class VisionConfig:
     #: the empty board at calibration. On the renders' boards it was trained on, clean
     #: frames show 0 such places and frames with an arm 6 to 20.
     hand_places: int = 3
+    #: ... and the arm must show itself otherwise too: it reaches the board from outside, so
+    #: it changes the board's frame (a rail place at least), or, where it passes the frame
+    #: unseen, its skin or cloth over some of those places is unlike every colour learnt at
+    #: calibration (the empty point's, either checker's: a squared normalised colour distance
+    #: of at least this, as far from the empty board as a checker is). On a board whose plain
+    #: points look like a sleeve to the network, the places it flags keep their colour and
+    #: the frame is untouched.
+    hand_far: float = 9.0
     #: An owned cube lies on the bar's end, beside the first place of the point either side:
     #: its edges and shadow cross that place's circle (render dev1_14: point 18's empty first
     #: place, plainly the point's colour, scored 0.75 on its rim and was read as a checker).

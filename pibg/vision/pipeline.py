@@ -255,10 +255,12 @@ class Vision:
         """An unreadable observation when a hand or arm is over the board, told by the
         checker-place network: something over at least ``hand_places`` point places, leaving
         out those that looked like an arm on the empty board at calibration
-        (``Calibration.arm_like``). A frame the calibration does not fit is told by colour
-        (:meth:`_over`), as without the network."""
+        (``Calibration.arm_like``), with the board's frame changed or one of those places
+        unlike every colour learnt (``hand_far``). A frame the calibration does not fit is
+        told by colour (:meth:`_over`), as without the network."""
         cfg = self.config
-        if self._rails_changed(canon, gain, ii) >= cfg.misfit_rails * len(self._rail_places):
+        rails = self._rails_changed(canon, gain, ii)
+        if rails >= cfg.misfit_rails * len(self._rail_places):
             over = self._over(canon, frame, ii, feat, gains, gain, reading)
             if over is not None:
                 return over
@@ -266,7 +268,9 @@ class Vision:
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         covered = int(arm.sum())
-        if covered >= cfg.hand_places:
+        known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
+        unlike = int((arm & (known.reshape(-1) >= cfg.hand_far)).sum())
+        if covered >= cfg.hand_places and (rails >= 1 or unlike >= 1):
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} checker places covered")
         return None

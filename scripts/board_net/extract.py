@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pibg.exc import CalibrationError
 from pibg.vision.pipeline import Vision
 from pibg.vision.place_net import SIDE, SPAN, crops
 
@@ -66,7 +67,11 @@ def main() -> int:
         for start, rest in setups(folder):
             board = Path(start).name.split("_")[0]
             label = json.loads(Path(start[:-4] + ".json").read_text())["gt"]["board_corners"]
-            vision = Vision.from_start_frame(cv2.imread(start), np.asarray(label, float))
+            try:
+                vision = Vision.from_start_frame(cv2.imread(start), np.asarray(label, float))
+            except CalibrationError as exc:
+                print(f"{board}: left out, {exc}", file=sys.stderr)
+                continue
             lay = vision.layout
             places = np.concatenate([vision._slots.reshape(-1, 2),
                                      vision._bar_slots.reshape(-1, 2)])

@@ -80,6 +80,33 @@ def test_a_hand_over_the_drawn_board_is_refused() -> None:
     assert clean.readable and list(clean.signed_points()) == points
 
 
+def test_places_the_network_flags_with_nothing_else_changed_are_no_arm(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a board whose plain points look like a sleeve to the network (render rg7401: its arm
+    class fires on empty red points one frame in three), the places it flags keep their
+    point's colour and the board's frame is untouched: no arm. A real arm crosses the frame,
+    or shows skin or cloth unlike every colour learnt."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    real = PN.read
+
+    def sleeve_like(canon: np.ndarray, places: np.ndarray, checker_px: float,
+                    model: Path = PN.MODEL) -> PN.PlaceReading:
+        r = real(canon, places, checker_px, model)
+        arm = r.arm.copy()
+        arm[8 * 5:11 * 5] = 0.9  # points 9 to 11, empty at the start, every place
+        return PN.PlaceReading(r.checker, arm, r.stacked)
+
+    monkeypatch.setattr(PN, "read", sleeve_like)
+    obs = vision.observe(frame)
+    assert obs.readable and list(obs.signed_points()) == list(START_POINTS)
+    hand = vision.observe(render(SimScene(START_POINTS, hand=True, seed=3)))
+    assert not hand.readable and "hand or arm" in (hand.reason or "")
+    # any colour counted as unlike the learnt ones: the flagged places alone make an arm
+    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
+    assert not strict.observe(frame).readable
+
+
 def _labels(path: Path) -> dict:
     return dict(json.loads(path.with_suffix(".json").read_text()))
 
