@@ -35,8 +35,8 @@ def main() -> int:
     args += [f"walnut:{light}:{model}:{h}:{t}" for _, light, model, h, t in setups]
     specs = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     for spec in specs:
-        session = int(spec["id"][3:].split("_")[0])
-        spec["style"] = f"random:{setups[session][0]}"
+        setup = int(spec["id"][3:].split("_")[0])
+        spec["style"] = f"random:{setups[setup][0]}"
     json.dump(specs, sys.stdout, indent=1)
     return 0
 
