@@ -227,11 +227,15 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     if not best.legal:
         return None  # a checker off a legal position explains it best: not settled here
     path = _path(best)
-    # best first; a slip onto this very board is no other board: the legal turn explains the
-    # board, and a slip was only nearly as likely for a die read unsurely (a slip that is
-    # likelier than every legal turn, the dice read plainly, is the best and settles nothing)
+    # best first. With a die not read at all, a slip onto this very board is no other board:
+    # the legal turn explains the board, and the slip was only nearly as likely for the one
+    # die read unsurely (a slip likelier than every legal turn, that die read plainly, is the
+    # best and settles nothing). With both dice read, a board that another throw makes
+    # legally but the dice read make only with a checker off is a wrong move as likely as a
+    # misread die: not settled here, the referee flags it.
+    one_die = len(reads) < 2
     close = [h for h in found[1:] if h.score > best.score - cfg.margin
-             and (h.legal or h.board != best.board)]
+             and (h.legal or h.board != best.board or not one_die)]
     if any(not h.legal or h.board != best.board or len(h.turns) != len(best.turns)
            for h in close):
         return None  # another board, or a slip, fits about as well

@@ -140,7 +140,7 @@ def test_a_slip_onto_the_very_board_a_legal_turn_makes_does_not_unsettle_it():
     neither throw has. A 3-x play one checker off makes the same board: that board is a
     legal turn's, so it is settled, its dice marked unsure (render rg7401_040: the game
     stalled here). With the 3 read plainly the slip is the likelier story and nothing is
-    settled (an illegal play is not waved through)."""
+    settled (an illegal play is not waved through), nor with both dice read."""
     after = resolve(START, (4, 2), "13/7").result
     board = _exact(after)
     legal_throws = {(t.roll.high, t.roll.low) for h in hypotheses(START, board, turns=1)
@@ -154,3 +154,5 @@ def test_a_slip_onto_the_very_board_a_legal_turn_makes_does_not_unsettle_it():
     assert d is not None and d.board == after.swap_turn()
     assert not d.dice_sure
     assert decode(START, board, (DieRead(3, 0, 0, True, 0.98),)) is None
+    # both dice read, one of them a 3: a wrong move is as likely as a misread die
+    assert decode(START, board, _reads(3, 2, 0.55)) is None
