@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,34 +13,17 @@ import pytest
 from pibg import referee
 from pibg.commands.web import Controls, keep_amending
 from pibg.driver import Driver, view_sink
-from pibg.events import Amended, Event, GameStarted, MatchSettings
+from pibg.events import Amended, Event, GameStarted
 from pibg.journal import Journal, read_events
-from pibg.match import PlayedTurn, effective_events, played_turns, throws_to
+from pibg.match import PlayedTurn
 from pibg.matfile import dumps_mat
 from pibg.moves import Dice
 from pibg.record import REVIEWED
-from pibg.selfplay import random_match
 from pibg.web import LiveView, WebServer
 from pibg.web.server import MAX_NOTE
+from tests.records.test_amend import flagged_match
 
 from .conftest import TOKEN, Serve, get_json
-
-FLAG = "dice not seen; the board fits another throw too"
-
-
-def flagged_match(seed: int = 0) -> tuple[list[Event], PlayedTurn, tuple[Dice, ...]]:
-    """A seeded 3-point match with one turn of its first game recorded as the referee records
-    a turn whose dice it did not see, where another throw makes the same board."""
-    events = random_match(seed, MatchSettings(length=3, white="ann", black="bob"))
-    for turn in played_turns(effective_events(events)):
-        throws = throws_to(turn.before, turn.moved.result, opening=turn.opening)
-        if turn.ended and not turn.opening and len(throws) > 1:
-            break
-    else:
-        raise AssertionError("no turn two throws explain")
-    i = next(k for k, ev in enumerate(events) if ev is turn.moved)
-    events[i] = replace(turn.moved, dice_seen=False, flag=FLAG)
-    return events, replace(turn, moved=events[i]), throws
 
 
 @pytest.fixture(scope="module")
