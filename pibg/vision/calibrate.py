@@ -549,9 +549,9 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
 def _arm_like(cfg: VisionConfig, canon: Array, layout: Layout, occupied: Array
               ) -> tuple[int, ...]:
     """:func:`~pibg.vision.place_net.arm_like` with the configured network (none without)."""
-    if cfg.place_model is None:
+    model = PN.model_path(cfg.place_model)
+    if model is None:
         return ()
-    model = Path(cfg.place_model) if cfg.place_model else PN.MODEL
     return PN.arm_like(canon, layout.point_slots(), layout.checker_px, occupied, model)
 
 

@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,7 @@ class Vision:
             q[p] = (0 if p < 12 else 2) + (1 if (p % 12) < 6 else 0)
         self._quadrants = q
         self._dice_stage = DiceStage(cal, self.config, self._h, self._slots, self._nadir)
-        model = self.config.place_model
-        self._place_model = None if model is None else Path(model) if model else PN.MODEL
+        self._place_model = PN.model_path(self.config.place_model)
         self._net_places = np.concatenate([self._slots.reshape(-1, 2),
                                            self._bar_slots.reshape(-1, 2)])
 
@@ -201,24 +201,36 @@ class Vision:
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg,
                                     (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring, self._ring_clip(*found_cube))
-        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
-                                     found_cube)
+        obs, _, _ = self._dice_off_places(
+            canon, frame, ring, logits, cfg.colour_clip * cfg.colour_weight + cfg.ring_clip,
+            lambda lg: self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring,
+                                         lg, found_cube))
+        return obs
+
+    def _dice_off_places(self, canon: Array, frame: Array | None, ring: Array, logits: Array,
+                         empty: float,
+                         read: Callable[[Array], tuple[BoardObservation, Array]]
+                         ) -> tuple[BoardObservation, Array, Array]:
+        """The board ``read`` from ``logits`` (the observation, the points' first-layer runs),
+        with the dice stage's word on dice lying in checker places, and the logits with the
+        places of the dice found there cleared.
+
+        A die lying where a run's next checker would stand passes for that checker (its
+        outline crosses the place's circle): a flat die found there, the rim faint, is the
+        die, and the place is empty (log-odds ``-empty``; looked for while a die of the two
+        is missing, a cocked one too while the other lies flat)."""
+        obs, run = read(logits)
         if obs.readable and self.read_dice and len(obs.dice) < 2:
-            # a die lying where a run's next checker would stand passes for that checker (its
-            # outline crosses the place's circle): a flat die found there, the rim faint, is
-            # the die, and the place is empty (looked for while a die of the two is missing;
-            # a cocked one too while the other lies flat)
             other = len(obs.dice) == 1 and obs.dice[0].flat
             freed = self._dice_stage.in_places(canon, run, ring, frame, cocked=other)
             if freed:
-                logits = logits.copy()
-                logits[tuple(np.transpose(freed))] = -(cfg.colour_clip * cfg.colour_weight
-                                                       + cfg.ring_clip)
-                again, _ = self._from_logits(canon, frame, ii, gain, edges, scale, reading,
-                                             ring, logits, found_cube)
+                cleared = logits.copy()
+                cleared[tuple(np.transpose(freed))] = -empty
+                again, again_run = read(cleared)
                 if again.readable:
-                    obs = again
-        return obs
+                    obs, run = again, again_run
+                return obs, run, cleared
+        return obs, run, logits
 
     def _over(self, canon: Array, frame: Array | None, ii: Array, feat: Array, gains: Array,
               gain: Array, reading: B.SlotReading) -> BoardObservation | None:
@@ -268,9 +280,10 @@ class Vision:
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         covered = int(arm.sum())
+        if covered < cfg.hand_places:
+            return None
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        unlike = int((arm & (known.reshape(-1) >= cfg.hand_far)).sum())
-        if covered >= cfg.hand_places and (rails >= 1 or unlike >= 1):
+        if rails >= 1 or bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far))):
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} checker places covered")
         return None
@@ -292,19 +305,10 @@ class Vision:
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg,
                                     (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
-        obs, run = self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring, logits,
-                                     found_cube, bar_logits, stacked)
-        if obs.readable and self.read_dice and len(obs.dice) < 2:
-            other = len(obs.dice) == 1 and obs.dice[0].flat
-            freed = self._dice_stage.in_places(canon, run, ring, frame, cocked=other)
-            if freed:
-                logits = logits.copy()
-                logits[tuple(np.transpose(freed))] = -(cfg.place_clip + 1.0)
-                again, again_run = self._from_logits(canon, frame, ii, gain, edges, scale,
-                                                     reading, ring, logits, found_cube,
-                                                     bar_logits, stacked)
-                if again.readable:
-                    obs, run = again, again_run
+        obs, run, logits = self._dice_off_places(
+            canon, frame, ring, logits, cfg.place_clip + 1.0,
+            lambda lg: self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring,
+                                         lg, found_cube, bar_logits, stacked))
         if obs.readable:
             # the rule of 15 gave up a checker the network sees plainly: there are more
             # checkers on the board than a colour has (a spare one), or something there

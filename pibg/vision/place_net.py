@@ -39,6 +39,12 @@ INPUT, READ_SPAN = 24, 1.4
 MODEL = Path(str(resources.files("pibg") / "data" / "place_net.onnx"))
 
 
+def model_path(setting: str | None) -> Path | None:
+    """The network ``VisionConfig.place_model`` names: ``""`` the one pibg ships, a path
+    another, None none (colour and rim alone)."""
+    return None if setting is None else Path(setting) if setting else MODEL
+
+
 def crops(canon: Array, places: Array, checker_px: float, side: int = SIDE,
           span: float = SPAN) -> Array:
     """Square crops (N, side, side, 3) of ``canon`` round each place (N, 2), ``span`` checker
