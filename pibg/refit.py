@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pibg.moves import Dice, Play
+from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.position import Color, Position
 from pibg.rules import legal_plays
 
 #: every roll, highest die first (the order a search tries them in)
-ROLLS: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+ROLLS: tuple[Dice, ...] = ALL_THROWS[::-1]
 #: the rolls a game can open with
 OPENING_ROLLS: tuple[Dice, ...] = tuple(d for d in ROLLS if not d.is_double)
 
