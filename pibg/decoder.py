@@ -207,6 +207,15 @@ def _path(h: Hypothesis) -> tuple[Position, ...]:
     return tuple(t.play.result for t in h.turns)
 
 
+def _path_mass(found: Sequence[Hypothesis], path: tuple[Position, ...], board: Position
+               ) -> float:
+    """log of the summed chance of every hypothesis that passes through ``path`` to
+    ``board`` (one history, any of its throws)."""
+    scores = [h.score for h in found if h.legal and h.board == board and _path(h) == path]
+    top = max(scores)
+    return top + math.log(sum(math.exp(s - top) for s in scores))
+
+
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
            opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
            first_passes: bool = False, same_end: bool = False,
@@ -242,7 +251,15 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
     paths = [h for h in close if _path(h) != path]
     if paths and not same_end:
         return None  # the same board by another history: only when asked for (same_end)
-    same = [h for h in close if _path(h) == path]
+    if paths:
+        # The board is sure; which history led to it no later board can tell. The one
+        # recorded is the likeliest summed over its throws (a pass is many throws, entering
+        # and being hit again one or two), its turns marked.
+        best = max((h for h in found if h.legal and h.board == best.board
+                    and len(h.turns) == len(best.turns)),
+                   key=lambda h: (_path_mass(found, _path(h), best.board), h.score))
+        path = _path(best)
+    same = [h for h in close if _path(h) == path and h is not best]
     others = tuple(tuple(t.roll for t in h.turns) for h in same)
     return Decoded(best.turns, best.board, best.score, dice_sure=not same, others=others,
                    path_sure=not paths)

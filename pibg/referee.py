@@ -840,9 +840,9 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
             text, result, last = "", before, ()
         st = _record(st, Moved(player=mover, dice=roll, play=text, result=result,
                                dice_seen=dice_seen, flag=flag), out)
-        note = f" ({flag})" if flag else ""
+        why_text = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
-                       f"{text or 'no legal move, the turn passes'}{note}")
+                       f"{text or 'no legal move, the turn passes'}{why_text}")
         st = replace(st, verdict=None, last_points=last, dice=None)
         return _after_move(st, out)
     if v.outcome is Outcome.AMBIGUOUS:
@@ -913,7 +913,7 @@ def _settle(st: RefereeState, obs: BoardObservation, out: _Out, *,
             return _adopt(st, found, obs, out, still_down=True)
     if then_first is not None:
         return _settle_sure(st, obs, out, known, then_first)
-    d = decode(known, obs, st.dice_reads, opening=opening)
+    d = decode(known, obs, st.dice_reads, opening=opening, same_end=True)
     if d is None or not d.turns:
         return None
     return _adopt(st, d, obs, out)
@@ -1042,9 +1042,9 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
             st = replace(st, alternatives=tuple(sorted(
                 {(r.high, r.low): r for r in others if (r.high, r.low) != (roll.high, roll.low)
                  }.values(), key=lambda r: r.is_double)))
-        note = f" ({flag})" if flag else ""
+        why_text = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
-                       f"{text or 'no legal move, the turn passes'}{note}")
+                       f"{text or 'no legal move, the turn passes'}{why_text}")
         points = tuple(sorted({p for m in play.moves for p in (m.src, m.dst)}))
         st = replace(st, last_points=to_white_points(points, mover))
         g = st.match.game

@@ -156,3 +156,26 @@ def test_a_slip_onto_the_very_board_a_legal_turn_makes_does_not_unsettle_it():
     assert decode(START, board, (DieRead(3, 0, 0, True, 0.98),)) is None
     # both dice read, one of them a 3: a wrong move is as likely as a misread die
     assert decode(START, board, _reads(3, 2, 0.55)) is None
+
+
+#: Black on the bar against White's home board closed but for its 1-point (Black's two
+#: there): Black enters only with a 1 (rendered game random:7401, play 25)
+_ON_BAR = Position.from_signed([-2, 3, 3, 2, 3, 2, 0, 0, 0, 0, 0, -2, 2, 0, 0, 0, 0, 0, -4, -2,
+                                0, -2, 0, -2], (0, 1), turn=Color.BLACK)
+
+
+def test_two_histories_to_one_board_record_the_likelier_and_say_so():
+    """Black's throw was never seen, then White played 13/7 7/5. The board is the same after
+    Black dancing as after Black entering with 6-1 (bar/18) and White hitting on the way
+    (13/7*/5): no later board can tell them apart. Asked for (``same_end``), the decoder gives
+    the board and the history likelier over all its throws (the pass: 25 throws of 36 against
+    one throw), marked; otherwise it settles nothing."""
+    white_to_play = _ON_BAR.swap_turn()
+    after = resolve(white_to_play, (6, 2), "13/7 7/5").result
+    assert decode(_ON_BAR, _exact(after)) is None
+    d = decode(_ON_BAR, _exact(after), same_end=True)
+    assert d is not None and not d.path_sure
+    assert [len(t.play.moves) for t in d.turns] == [0, 2]  # the pass, then White's play
+    assert d.board == after.swap_turn()
+    entered = resolve(_ON_BAR, (6, 1), "bar/24 24/18").result.swap_turn()
+    assert resolve(entered, (6, 2), "13/7* 7/5").result == after  # the other history

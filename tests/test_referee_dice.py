@@ -457,3 +457,28 @@ def test_the_games_last_play_unseen_before_the_board_is_set_up_again():
     assert any(isinstance(e, GameEnded) and e.winner is Color.BLACK for e in evs)
     assert any(isinstance(e, GameStarted) for e in evs)
     assert any("set up for the next game" in line for line in say)
+
+
+def test_an_unseen_pass_then_a_play_is_followed_not_resynced():
+    """Black on the bar, White's board closed but for the point Black holds: Black's dice and
+    White's are never seen, and the next board is White's 13/7 7/5. Black dancing and Black
+    entering with 6-1 then being hit (13/7*/5) make that same board, so no later board can
+    tell: the referee records the likelier (the pass), marks it, and goes on with Black to
+    roll instead of asking for the board to be restored."""
+    st, _black = _after_opening()
+    signed = [-2, 3, 3, 2, 3, 2, 0, 0, 0, 0, 0, -2, 2, 0, 0, 0, 0, 0, -4, -2, 0, -2, 0, -2]
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand: Black to roll
+    assert st.mode is Mode.TO_ROLL
+    after = list(signed)
+    after[12], after[4] = 1, 4  # White's 13/7 7/5
+    st, evs, say = _feed(st, 10, BoardObservation.exact(after, bar=(0, 1)))
+    moved = [e for e in evs if isinstance(e, Moved)]
+    assert [(m.player, m.play) for m in moved] == [(Color.BLACK, ""), (Color.WHITE, "13/5")]
+    assert "another history reaches the same board" in moved[0].flag
+    assert "another history" not in moved[1].flag  # each turn's own reasons only
+    assert moved[1].flag.count("dice not seen") == 1
+    assert not any(m.dice_seen for m in moved)
+    assert st.mode is Mode.TO_ROLL and st.match.game is not None
+    assert st.match.game.turn is Color.BLACK
+    assert not any("restore" in line for line in say)
