@@ -407,6 +407,28 @@ def count_read(n: int, confidence: float) -> RegionRead:
     return RegionRead.from_mapping(probs)
 
 
+#: A tray's pile is measured by its length: leaning checkers (the first ones borne off lean
+#: on the tray's end or lie aslant) make a short pile look longer, so counts below the
+#: reading's neighbour fall off by only this much each (see :func:`tray_read`).
+TRAY_LEAN_FALL = 0.3
+
+
+def tray_read(n: int, confidence: float) -> RegionRead:
+    """A tray's count ``n`` as read from the pile's length: its neighbours as
+    :func:`count_read` has them above, and counts below it falling off more slowly, down to
+    one checker (a lone checker leaning across the tray reads as a pile of two or three)."""
+    read = count_read(n, confidence)
+    if n <= 1:
+        return read
+    probs = dict(read.likelihoods)
+    below = probs[n - 1]
+    for m in range(n - 2, 0, -1):
+        below *= TRAY_LEAN_FALL
+        probs[m] = below
+    total = sum(probs.values())
+    return RegionRead.from_mapping({m: v / total for m, v in probs.items()})
+
+
 def tray_energy(layout: Layout, canon: Array, white: bool, scale: float) -> Array:
     """Horizontal-edge strength per row of one half of the tray, from its outer end inwards.
 
@@ -844,11 +866,15 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
         if p not in extra and jr.run[p] >= stacks_on(k) and jr.colour[p] != EMPTY:
             # a full point may hide one more checker in a second layer (the tray then
             # holds one fewer than it seems): a little of its probability goes there
+            # (two or three: the tray's pile, measured by its length, may read that many
+            # too long; each more as much less likely again)
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])
             keep = dist.pop(base, 0.0)
             dist[base] = keep * (1.0 - HIDDEN_DOUBT)
-            dist[base + sign] = dist.get(base + sign, 0.0) + keep * HIDDEN_DOUBT
+            for j in range(1, 4):
+                dist[base + j * sign] = (dist.get(base + j * sign, 0.0)
+                                         + keep * HIDDEN_DOUBT ** j)
         if p in extra:
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])

@@ -424,8 +424,8 @@ class Vision:
             points=reads,
             bar_white=B.count_read(bar_counts[B.WHITE], bar_conf),
             bar_black=B.count_read(bar_counts[B.BLACK], bar_conf),
-            off_white=B.count_read(off_w, conf_w),
-            off_black=B.count_read(off_b, conf_b),
+            off_white=B.tray_read(off_w, conf_w),
+            off_black=B.tray_read(off_b, conf_b),
             dice=dice,
             cube=cube,
         ), run

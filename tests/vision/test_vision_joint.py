@@ -90,7 +90,21 @@ def test_a_full_point_may_hide_one_more_than_the_tray_leaves():
     reads = B.joint_point_reads(jr, K)
     assert reads[5].count == 5
     assert reads[5].prob(6) == pytest.approx(B.HIDDEN_DOUBT, rel=0.05)
+    # two on top (the tray's pile two too long: a leaning checker) is less likely again
+    assert reads[5].prob(7) == pytest.approx(B.HIDDEN_DOUBT ** 2, rel=0.05)
     assert reads[7].prob(4) < 0.01  # a point that is not full hides nothing
+
+
+def test_a_trays_pile_may_hold_fewer_than_its_length_says_but_hardly_more() -> None:
+    """A pile is measured by its length, and the first checkers borne off lean or lie aslant:
+    a lone leaning checker reads as a pile of three (render random:7401, frame 95). Counts
+    below the reading stay possible; counts above fall off as before."""
+    read = B.tray_read(3, 0.95)
+    assert read.count == 3
+    assert read.prob(1) > 50 * read.floor  # one leaning checker is no impossible reading
+    assert read.prob(1) > read.prob(5) and read.prob(2) == pytest.approx(read.prob(4))
+    assert read.prob(0) == pytest.approx(read.floor)  # a pile is never nothing
+    assert B.tray_read(1, 0.95) == B.count_read(1, 0.95)
 
 
 def test_a_run_holds_one_colour_so_a_light_empty_place_is_no_second_white_checker() -> None:
