@@ -283,11 +283,13 @@ def renders_pipeline(root: Path, jobs: int, limit: int | None, auto: bool = Fals
             name = start.name.split("_")[0]
             files = sorted(str(f) for f in folder.glob(f"{name}_[0-9][0-9].json"))
             sessions.append((str(start), name, [f for f in files if not f.endswith("_00.json")]))
-    game = root / "renders/game/frames"
-    starts = sorted(game.glob("*_000.jpg"))
-    if starts and not folders:
-        files = sorted(str(f) for f in game.glob("*.json"))
-        sessions.append((str(starts[0]), "game", [f for f in files if not f.endswith("_000.json")]))
+    for game in folders or [root / "renders/game/frames"]:
+        # a rendered game (game_frames.py): NAME_000 is the start, then every frame of play
+        for start in sorted(game.glob("*_000.jpg")):
+            name = start.name.rsplit("_", 1)[0]
+            files = sorted(str(f) for f in game.glob(f"{name}_[0-9][0-9][0-9].json"))
+            sessions.append((str(start), name if folders else "game",
+                             [f for f in files if not f.endswith("_000.json")]))
     if not sessions:
         return None
     if limit:
