@@ -4,11 +4,12 @@ Pure. When the referee lost track of a turn (the dice were not read, or read uns
 nobody answered its question), what happened next settles it: the board that stands now is
 explained by a search over legal play sequences from the last position the referee was sure
 of. Each hypothesis is one or two turns (the mover's play, then perhaps the opponent's),
-scored by the observation model the referee already uses (:func:`pibg.infer.log_likelihood`
-of every region's count) plus the dice evidence (the dice read for a turn, weighed by their
-confidences) and each throw's chance (1/36, 2/36). This is a beam search over legal play
-sequences, as in sequence decoding (a Viterbi beam over states with an observation model):
-every first turn is kept; the second turn is searched from the best ``beam`` first turns.
+scored by the observation model the referee already uses (:class:`pibg.infer.Tables`: the
+log-likelihood of every region's count, built once per reading) plus the dice evidence (the
+dice read for a turn, weighed by their confidences) and each throw's chance (1/36, 2/36).
+This is a beam search over legal play sequences, as in sequence decoding (a Viterbi beam over
+states with an observation model): every first turn is kept; the second turn is searched
+from the best ``beam`` first turns.
 
 A hypothesis is adopted only when it dominates: it explains the board within the referee's
 illegal margin and beats every hypothesis that leads to another board by ``margin`` nats.
@@ -37,7 +38,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pibg.infer import JudgeConfig, Tables, best_log_likelihood
+from pibg.infer import JudgeConfig, Tables
 from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
@@ -132,13 +133,13 @@ def _first_turns(known: Position, opening: bool, passes: bool = False
 
 def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (),
                *, opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
-               first_passes: bool = False,
-               config: DecodeConfig | None = None) -> list[Hypothesis]:
+               first_passes: bool = False, config: DecodeConfig | None = None,
+               tables: Tables | None = None) -> list[Hypothesis]:
     """Every explanation of ``obs`` from ``known`` (the mover on roll) in 0 to ``turns``
     turns, best first; ``reads`` are the dice read for the first turn, ``reads2`` for the
-    second, if any."""
+    second, if any. ``tables``: ``obs``'s scoring tables, if already built."""
     cfg = config or DecodeConfig()
-    tables = Tables(obs)
+    tables = tables or Tables(obs)
     out = [] if opening else [Hypothesis((), known, tables.score(known))]
     if turns < 1:
         return out
@@ -219,15 +220,17 @@ def _path_mass(found: Sequence[Hypothesis], path: tuple[Position, ...], board: P
 def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = (), *,
            opening: bool = False, turns: int = 2, reads2: Sequence[DieRead] = (),
            first_passes: bool = False, same_end: bool = False,
-           config: DecodeConfig | None = None) -> Decoded | None:
+           config: DecodeConfig | None = None, tables: Tables | None = None
+           ) -> Decoded | None:
     """The dominant explanation of ``obs`` from ``known``, or None when none dominates (two
-    different histories fit alike) or none fits the board at all."""
+    different histories fit alike) or none fits the board at all. ``tables``: ``obs``'s
+    scoring tables, if already built (else built here, once for every search)."""
     cfg = config or DecodeConfig()
-    raw = best_log_likelihood(obs) - cfg.illegal_margin
-    tables = Tables(obs)
+    tables = tables or Tables(obs)
+    raw = tables.best - cfg.illegal_margin
     for n in range(min(turns, 1), turns + 1):  # fewer turns first: a second costs 40 times more
         found = hypotheses(known, obs, reads, opening=opening, turns=n, reads2=reads2,
-                           first_passes=first_passes, config=cfg)
+                           first_passes=first_passes, config=cfg, tables=tables)
         if found and tables.score(found[0].board) >= raw:
             break
     else:

@@ -3,7 +3,9 @@
 Pure. :func:`judge` scores every legal play's resulting position against a
 :class:`~pibg.observation.BoardObservation` by the log-likelihood of its region counts, and
 returns a :class:`Verdict`: one clear play, an ambiguity between plays (ask, never guess), an
-illegal position with its reasons, or a board that is no position at all.
+illegal position with its reasons, or a board that is no position at all. One reading's
+:class:`Tables` score any number of positions; callers asking several questions of one
+reading build them once and pass them in.
 """
 
 from __future__ import annotations
@@ -61,23 +63,38 @@ class Verdict:
 
 
 class Tables:
-    """log P(count) for every region of one reading, looked up instead of recomputed."""
+    """log P(count) for every region of one reading, looked up instead of recomputed.
 
-    __slots__ = ("floors", "tables")
+    Build one per reading and pass it to every question asked of that reading (``tables=``
+    of :func:`judge`, :func:`other_roll`, :func:`seen_move`, :func:`pibg.decoder.decode`):
+    a referee weighs one board against the known position, every throw's plays and a
+    search over two turns, and the tables are the same for all of them. Only the regions'
+    counts go in (not the dice): readings alike but for their dice share tables.
+    """
+
+    __slots__ = ("best", "floors", "tables")
 
     def __init__(self, obs: BoardObservation) -> None:
         regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
         self.tables = [{k: math.log(max(p, r.floor)) for k, p in r.likelihoods} for r in regions]
         self.floors = [math.log(r.floor) for r in regions]
+        #: :func:`best_log_likelihood` of the reading (the raw reading's own score)
+        self.best = best_log_likelihood(obs)
 
     def score(self, pos: Position) -> float:
+        """:func:`log_likelihood` of ``pos``."""
         counts = (*pos.signed(), pos.bar(Color.WHITE), pos.bar(Color.BLACK),
                   pos.off(Color.WHITE), pos.off(Color.BLACK))
         return sum(t.get(c, f) for t, f, c in zip(self.tables, self.floors, counts, strict=True))
 
+    def fits(self, pos: Position, margin: float) -> bool:
+        """The reading may be ``pos``: it scores within ``margin`` nats of the raw reading."""
+        return self.score(pos) >= self.best - margin
+
 
 def log_likelihood(obs: BoardObservation, pos: Position) -> float:
-    """log P(reading | the board is ``pos``), regions taken as independent."""
+    """log P(reading | the board is ``pos``), regions taken as independent (one position;
+    for several, build :class:`Tables` once and ask it)."""
     return Tables(obs).score(pos)
 
 
@@ -91,12 +108,13 @@ def seen_position(obs: BoardObservation, turn: Color) -> Position | None:
         return None
 
 
-def seen_move(obs: BoardObservation, before: Position, cfg: JudgeConfig | None = None
-              ) -> Position | None:
+def seen_move(obs: BoardObservation, before: Position, cfg: JudgeConfig | None = None, *,
+              tables: Tables | None = None) -> Position | None:
     """The reading as a position reached from ``before`` (mover on roll): the most likely
     reading, except that the opponent's checkers are taken as they stood when the reading
     fits that about as well (within the ambiguity margin). The opponent does not move on the
-    mover's turn, and a reading often cannot tell which full point holds a hidden checker."""
+    mover's turn, and a reading often cannot tell which full point holds a hidden checker.
+    ``tables``: ``obs``'s, if already built."""
     cfg = cfg or JudgeConfig()
     mover = before.turn
     seen = seen_position(obs, mover)
@@ -111,11 +129,12 @@ def seen_move(obs: BoardObservation, before: Position, cfg: JudgeConfig | None =
         return seen
     if seen is None or alt == seen:
         return seen if seen is not None else alt
-    tables = Tables(obs)
+    tables = tables or Tables(obs)
     return alt if tables.score(alt) >= tables.score(seen) - cfg.ambiguity_margin else seen
 
 
 def best_log_likelihood(obs: BoardObservation) -> float:
+    """The raw reading's own score: every region read as its likeliest count."""
     regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
     return sum(math.log(max(r.confidence, r.floor)) for r in regions)
 
@@ -143,15 +162,17 @@ def differing_points(a: Position, b: Position) -> tuple[int, ...]:
 
 def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
           config: JudgeConfig | None = None,
-          plays: Sequence[Play] | None = None) -> Verdict:
-    """Judge the turn that ``position`` (mover on roll) and ``dice`` began, from ``obs``."""
+          plays: Sequence[Play] | None = None, *, tables: Tables | None = None) -> Verdict:
+    """Judge the turn that ``position`` (mover on roll) and ``dice`` began, from ``obs``
+    (``tables``: its scoring tables, if already built)."""
     cfg = config or JudgeConfig()
     dice = Dice.of(dice)
     legal = list(plays) if plays is not None else legal_plays(position, dice)
     mover = position.turn
-    raw = best_log_likelihood(obs)
+    tables = tables or Tables(obs)
+    raw = tables.best
     if not legal:
-        stay = log_likelihood(obs, position)
+        stay = tables.score(position)
         if stay >= raw - cfg.illegal_margin:
             return Verdict(Outcome.PASS, score=stay)
         seen = seen_position(obs, mover)
@@ -159,7 +180,6 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
         return Verdict(Outcome.ILLEGAL, seen=seen, points=moved, score=stay,
                        reasons=("no legal move: the turn passes and the board must stay "
                                 "as it was",))
-    tables = Tables(obs)
     scored = sorted(((tables.score(p.result), i) for i, p in enumerate(legal)), reverse=True)
     best, best_i = scored[0]
     if best >= raw - cfg.illegal_margin:
@@ -171,7 +191,7 @@ def judge(position: Position, dice: Dice | Sequence[int], obs: BoardObservation,
             pts.update(differing_points(close[0].result, other.result))
         return Verdict(Outcome.AMBIGUOUS, candidates=tuple(close), points=tuple(sorted(pts)),
                        score=best, reasons=(f"{len(close)} plays fit: check the lit points",))
-    seen = seen_move(obs, position, cfg)
+    seen = seen_move(obs, position, cfg, tables=tables)
     if seen is None:
         return Verdict(Outcome.UNREADABLE, score=best,
                        reasons=("the board does not add up to a position: check every "
@@ -202,7 +222,8 @@ def _clear_play(tables: Tables, raw: float, legal: Sequence[Play], cfg: JudgeCon
 
 def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: BoardObservation,
                config: JudgeConfig | None = None, *, doubles: bool = True,
-               sure_die: int | None = None) -> tuple[Dice, Play] | None:
+               sure_die: int | None = None, tables: Tables | None = None
+               ) -> tuple[Dice, Play] | None:
     """The one other roll with a legal play that clearly explains ``obs``, if there is one.
 
     When a board fits no legal play of the roll read, a misread die is as likely as a wrong
@@ -211,12 +232,13 @@ def other_roll(position: Position, dice: Dice | Sequence[int] | None, obs: Board
     all; among them the best must beat the rest by the ambiguity margin, unless the rest
     make the very same play (then only the throw is unsure, and the best is offered).
     ``doubles=False`` leaves doubles out (an opening roll is never one). With ``dice`` None
-    every roll is tried alike (a move made with dice nobody saw).
+    every roll is tried alike (a move made with dice nobody saw). ``tables``: ``obs``'s, if
+    already built.
     """
     cfg = config or JudgeConfig()
     read = Dice.of(dice) if dice is not None else None
-    tables = Tables(obs)
-    raw = best_log_likelihood(obs)
+    tables = tables or Tables(obs)
+    raw = tables.best
     found: list[tuple[bool, bool, float, Dice, Play]] = []
     for roll in ALL_THROWS:
         if roll.is_double and not doubles:
