@@ -63,11 +63,10 @@ from pibg.fusion import DIE_MOVED_PX, Pending, fuse, same_scene
 from pibg.infer import (
     JudgeConfig,
     Outcome,
+    Tables,
     Verdict,
-    best_log_likelihood,
     differing_points,
     judge,
-    log_likelihood,
     other_roll,
     seen_position,
     to_white_points,
@@ -237,11 +236,21 @@ def _mode_from_match(st: RefereeState) -> RefereeState:
 
 
 class _Out:
-    """Collects what one step records and says."""
+    """Collects what one step records and says, and holds the scoring tables of the reading
+    it judges: a step weighs one reading against many positions (the known one, each throw's
+    plays, the decoder's search), and the tables are built for it once."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.say: list[str] = []
+        self._read: BoardObservation | None = None
+        self._tables: Tables | None = None
+
+    def tables(self, obs: BoardObservation) -> Tables:
+        """``obs``'s scoring tables, built on first use."""
+        if self._tables is None or self._read is not obs:
+            self._read, self._tables = obs, Tables(obs)
+        return self._tables
 
 
 def step(state: RefereeState, inp: Input) -> Step:
@@ -310,8 +319,8 @@ def _observe(st: RefereeState, inp: Frame | Tick, out: _Out) -> RefereeState:
     return _on_stable(st, obs, out)
 
 
-def _matches(st: RefereeState, obs: BoardObservation, pos: Position) -> bool:
-    return log_likelihood(obs, pos) >= best_log_likelihood(obs) - st.config.judge.illegal_margin
+def _matches(st: RefereeState, obs: BoardObservation, pos: Position, out: _Out) -> bool:
+    return out.tables(obs).fits(pos, st.config.judge.illegal_margin)
 
 
 def _flat_roll(obs: BoardObservation) -> Dice | str | None:
@@ -330,7 +339,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
     if mode in (Mode.SETUP, Mode.GAME_OVER):
         if st.match.over:
             return replace(st, mode=Mode.MATCH_OVER)
-        if _matches(st, obs, Position.start()):
+        if _matches(st, obs, Position.start(), out):
             st = _record(st, GameStarted(), out)
             g = st.match.game
             crawford = " (Crawford game)" if g is not None and g.crawford else ""
@@ -342,7 +351,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
         return _opening(st, obs, out)
     if mode is Mode.RESYNC:
         g = st.match.game
-        if g is not None and _matches(st, obs, g.position):
+        if g is not None and _matches(st, obs, g.position, out):
             out.say.append("board matches again")
             st = replace(st, mode=st.resume or Mode.TO_ROLL, resume=None, verdict=None)
             return _on_stable(st, obs, out)
@@ -367,7 +376,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
             return st  # the dice are still down: the player is moving
         if mode is Mode.MOVING and roll == "cocked":
             return st
-        if mode is Mode.MOVING and isinstance(roll, Dice) and _dice_reread(st, obs):
+        if mode is Mode.MOVING and isinstance(roll, Dice) and _dice_reread(st, obs, out):
             return _reread(st, roll, obs, out)
         if mode is Mode.MOVING and roll is None and _a_die_still_down(st, obs):
             return st  # one die lifted, the other not yet (or under a hand): not judged yet
@@ -394,12 +403,12 @@ def _before_move(st: RefereeState) -> Position:
     return Position.start() if st.opening else g.position
 
 
-def _dice_reread(st: RefereeState, obs: BoardObservation) -> bool:
+def _dice_reread(st: RefereeState, obs: BoardObservation, out: _Out) -> bool:
     """Other dice values on a board nobody has moved yet: the same dice, read better (the
     recorded roll had plays to make, so this is no next player's roll after a pass)."""
     return (st.dice is not None and st.match.game is not None
             and bool(legal_plays(_before_move(st), st.dice))
-            and _matches(st, obs, _before_move(st)))
+            and _matches(st, obs, _before_move(st), out))
 
 
 def _in_play(st: RefereeState, roll: Dice, obs: BoardObservation) -> RefereeState:
@@ -430,7 +439,7 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     roll = _flat_roll(obs)
-    if not _matches(st, obs, Position.start()):
+    if not _matches(st, obs, Position.start(), out):
         # no opening roll off the start position: the start is set up again, or the first
         # move was made with dice read as cocked (ask), or with dice never seen
         settled = _settle(st, obs, out)
@@ -464,7 +473,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     g = st.match.game
     assert g is not None
     player = g.turn
-    if not _matches(st, obs, g.position):
+    if not _matches(st, obs, g.position, out):
         st = _cube_seen(st, obs, out)
         if st.mode is not Mode.TO_ROLL:
             return st
@@ -531,12 +540,13 @@ def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
         if g.phase is Phase.OPENING:
             if roll.is_double:
                 continue
-            both = [v for v in (judge(Position.start(c), roll, obs, st.config.judge)
+            both = [v for v in (judge(Position.start(c), roll, obs, st.config.judge,
+                                      tables=out.tables(obs))
                                 for c in Color) if v.outcome is Outcome.PLAY]
             if len(both) == 1:
                 fits.append((roll, both[0]))
         elif g.phase is Phase.ROLL:
-            v = judge(g.position, roll, obs, st.config.judge)
+            v = judge(g.position, roll, obs, st.config.judge, tables=out.tables(obs))
             if v.outcome is Outcome.PLAY and v.play is not None:
                 fits.append((roll, v))
     if not fits:
@@ -633,15 +643,16 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
         # dice on a board the player on turn has not moved (a knock, a misreading): the
         # throw stands. On a board that is a play from the known position, they are the
         # opponent's dice after a move that was not seen: not this player's.
-        slipped = _slipped_play(st, obs) if isinstance(roll, Dice) else None
+        slipped = _slipped_play(st, obs, out.tables(obs)) if isinstance(roll, Dice) else None
         if slipped is not None:
             return _stands(st, obs, out, slipped)
-        if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge) is None:
+        if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge,
+                                                   tables=out.tables(obs)) is None:
             st = _take_roll(st, roll, obs, out)
             return _show_resync(replace(st, mode=Mode.RESYNC, resume=Mode.MOVING), obs)
     if (st.resume is Mode.MOVING and roll is None and st.dice is not None
             and g.phase is Phase.MOVE and not st.opening):
-        v = judge(g.position, st.dice, obs, st.config.judge)
+        v = judge(g.position, st.dice, obs, st.config.judge, tables=out.tables(obs))
         if v.outcome in (Outcome.PLAY, Outcome.PASS):
             out.say.append("the board fits the known position and the throw: going on")
             st = replace(st, mode=Mode.MOVING, resume=None, verdict=None)
@@ -688,12 +699,13 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     assert g is not None and st.dice is not None
     if st.opening:
         return _judge_opening(st, obs, out)
-    verdict = judge(g.position, st.dice, obs, st.config.judge)
+    tables = out.tables(obs)
+    verdict = judge(g.position, st.dice, obs, st.config.judge, tables=tables)
     if verdict.outcome is Outcome.ILLEGAL:
         for earlier in reversed(st.read_before):
             # the board is a clear legal play of the dice as first read: the re-read was the
             # misread (camera against camera, the board decides)
-            first = judge(g.position, earlier, obs, st.config.judge)
+            first = judge(g.position, earlier, obs, st.config.judge, tables=tables)
             if first.outcome is Outcome.PLAY:
                 st = _record(st, Reread(player=g.turn, dice=earlier), out)
                 out.say.append(f"the board fits {earlier.high}-{earlier.low}, the dice as "
@@ -711,7 +723,7 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
         if settled is not None:
             return settled
         verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
-                               sure_die=st.sure_die)
+                               sure_die=st.sure_die, tables=tables)
     elif verdict.outcome is Outcome.PLAY and st.roll_confidence < st.config.judge.sure_roll:
         asked = _doubted_roll(st, verdict, obs, out)
         if asked is not None:
@@ -728,13 +740,14 @@ def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
     g = st.match.game
     assert g is not None and st.dice is not None and v.play is not None
     cfg = st.config.judge
-    if v.score >= best_log_likelihood(obs) - cfg.ambiguity_margin:
+    tables = out.tables(obs)
+    if v.score >= tables.best - cfg.ambiguity_margin:
         return None  # the read throw's play fits the board well: nothing to doubt
-    alt = other_roll(g.position, st.dice, obs, cfg, sure_die=st.sure_die)
+    alt = other_roll(g.position, st.dice, obs, cfg, sure_die=st.sure_die, tables=tables)
     if alt is None:
         return None
     board = alt[1].result  # the board a clear play of another throw makes
-    if board == v.play.result or log_likelihood(obs, board) < v.score + cfg.ambiguity_margin:
+    if board == v.play.result or tables.score(board) < v.score + cfg.ambiguity_margin:
         return None
     read = st.dice
     # every throw that makes that board is offered, those keeping a die read (the surer one
@@ -743,7 +756,7 @@ def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
     for r in ALL_THROWS:
         if (r.high, r.low) == (read.high, read.low):
             continue
-        w = judge(g.position, r, obs, cfg)
+        w = judge(g.position, r, obs, cfg, tables=tables)
         if w.outcome is Outcome.PLAY and w.play is not None and w.play.result == board:
             keeps = st.sure_die in (r.a, r.b)
             shares = bool({r.a, r.b} & {read.a, read.b})
@@ -763,10 +776,11 @@ def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
 
 
 def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation,
-                 cfg: JudgeConfig, doubles: bool = True, sure_die: int | None = None
-                 ) -> Verdict:
+                 cfg: JudgeConfig, doubles: bool = True, sure_die: int | None = None, *,
+                 tables: Tables) -> Verdict:
     """An illegal verdict that also says which other roll the board fits, if exactly one."""
-    alt = other_roll(before, dice, obs, cfg, doubles=doubles, sure_die=sure_die)
+    alt = other_roll(before, dice, obs, cfg, doubles=doubles, sure_die=sure_die,
+                     tables=tables)
     if alt is None:
         return _blocked_reroll(v, before, dice, sure_die)
     roll, play = alt
@@ -799,7 +813,9 @@ def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | No
 
 def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     assert st.dice is not None
-    verdicts = [(c, judge(Position.start(c), st.dice, obs, st.config.judge)) for c in Color]
+    tables = out.tables(obs)
+    verdicts = [(c, judge(Position.start(c), st.dice, obs, st.config.judge, tables=tables))
+                for c in Color]
     plays = [(c, v) for c, v in verdicts if v.outcome is Outcome.PLAY]
     if len(plays) == 1:
         mover = plays[0][0]
@@ -810,7 +826,7 @@ def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> Refere
     verdict = dict(verdicts)[mover]
     if not plays:
         alts = [(c, _with_reroll(v, Position.start(c), st.dice, obs, st.config.judge, False,
-                                 st.sure_die))
+                                 st.sure_die, tables=tables))
                 for c, v in verdicts if v.outcome is Outcome.ILLEGAL]
         alts = [(c, v) for c, v in alts if v.reroll is not None]
         if len(alts) == 1:
@@ -908,12 +924,13 @@ def _settle(st: RefereeState, obs: BoardObservation, out: _Out, *,
     down = _flat_roll(obs)
     if not st.dice_reads and isinstance(down, Dice) and then_first is None:
         # dice on a moved board, none read before: the mover's, not yet lifted?
-        found = _played_with(known, down, obs, st, opening)
+        found = _played_with(known, down, obs, st, opening, out.tables(obs))
         if found is not None:
             return _adopt(st, found, obs, out, still_down=True)
     if then_first is not None:
         return _settle_sure(st, obs, out, known, then_first)
-    d = decode(known, obs, st.dice_reads, opening=opening, same_end=True)
+    d = decode(known, obs, st.dice_reads, opening=opening, same_end=True,
+               tables=out.tables(obs))
     if d is None or not d.turns:
         return None
     return _adopt(st, d, obs, out)
@@ -933,9 +950,10 @@ def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Posi
     # first a pass nobody saw). Either may reach the board by two histories alike (a checker
     # entered and hit at once, against a pass): the board after them is sure, the first
     # turn's record marked; a story with one history is taken before such a one.
-    mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True)
+    tables = out.tables(obs)
+    mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True, tables=tables)
     theirs = decode(known, obs, st.earlier_reads, reads2=st.dice_reads, opening=st.opening,
-                    first_passes=st.lifted, same_end=True)
+                    first_passes=st.lifted, same_end=True, tables=tables)
     moved = (mine if mine is not None and len(mine.turns) == 2
              and _same_throw(mine.turns[0].roll, sure) else None)
     passed = (theirs if theirs is not None and len(theirs.turns) == 2
@@ -962,7 +980,7 @@ def _won_unseen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSt
     g = st.match.game
     if g is None or g.phase not in (Phase.ROLL, Phase.MOVE) or st.opening:
         return None
-    if not any(_matches(st, obs, Position.start(c)) for c in Color):
+    if not any(_matches(st, obs, Position.start(c), out) for c in Color):
         return None
     throws = [st.dice] if st.dice is not None and g.phase is Phase.MOVE else list(ALL_THROWS)
     wins = [(r, p) for r in throws for p in legal_plays(g.position, r)
@@ -983,12 +1001,12 @@ def _won_unseen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSt
 
 
 def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: RefereeState,
-                 opening: bool) -> Decoded | None:
+                 opening: bool, tables: Tables) -> Decoded | None:
     """A clear legal play of ``roll`` (the dice still on the board) from ``known``."""
     from pibg.decoder import Turn
 
     sides = [known.with_turn(c) for c in Color] if opening else [known]
-    found = [v for v in (judge(p, roll, obs, st.config.judge) for p in sides)
+    found = [v for v in (judge(p, roll, obs, st.config.judge, tables=tables) for p in sides)
              if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves]
     if len(found) != 1 or (opening and roll.is_double):
         return None
@@ -1072,7 +1090,7 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         return None
     v = st.verdict
     passed = v is not None and v.play is not None and v.reroll is not None and not v.play.moves
-    if _matches(st, obs, _before_move(st)) and not passed:  # nothing moved: thrown again
+    if _matches(st, obs, _before_move(st), out) and not passed:  # nothing moved: thrown again
         if st.opening:  # (an opening tie read as two numbers, say): a new opening roll
             out.say.append("the opening roll read was not played: a new opening roll")
             return _opening(replace(st, mode=Mode.OPENING, verdict=None, opening=False,
@@ -1110,14 +1128,15 @@ def _settle_pending(st: RefereeState, out: _Out) -> RefereeState:
     return st
 
 
-def _slipped_play(st: RefereeState, obs: BoardObservation) -> Hypothesis | None:
+def _slipped_play(st: RefereeState, obs: BoardObservation, tables: Tables
+                  ) -> Hypothesis | None:
     """The board is best explained as a legal play of the side on roll with one checker
     one point off (a play nobody saw the dice of, made carelessly, or one point misread),
     rather than as the known position with a checker knocked."""
     g = st.match.game
     if g is None or g.phase is not Phase.ROLL:
         return None
-    found = hypotheses(g.position, replace(obs, dice=()), st.dice_reads, turns=1)
+    found = hypotheses(g.position, obs, st.dice_reads, turns=1, tables=tables)
     best = found[0] if found else None
     return best if best is not None and not best.legal and best.turns else None
 
