@@ -11,6 +11,14 @@ the position that stands then is judged against every legal play. Readings are a
 once they have been stable for ``stable_seconds`` and while no hand covers the board; while
 the board stays still, every frame's reading is weighed in with the ones before it
 (:mod:`pibg.fusion`), so one frame's misread does not decide a turn.
+
+This module is the state machine: modes, buttons, the cube, the flow of the match. What to
+make of a board when the camera was unsure of a turn (its dice not read, or read unsurely,
+or glimpsed and not taken; a question nobody answered; a board that differs from the known
+position, or that no legal turn explains) is decided by :mod:`pibg.doubt`; the referee
+applies its answers: records the events, says them, changes mode. A step builds the scoring
+tables of the reading it judges once (:class:`pibg.infer.Tables`, held by the step's
+collector) and passes them to every question asked of that reading.
 """
 
 from __future__ import annotations
@@ -19,7 +27,8 @@ import enum
 import math
 from dataclasses import dataclass, field, replace
 
-from pibg.decoder import Decoded, Hypothesis, decode, hypotheses
+from pibg import doubt
+from pibg.decoder import Hypothesis
 from pibg.effects import (
     AMBER,
     BLUE,
@@ -72,7 +81,7 @@ from pibg.infer import (
     to_white_points,
 )
 from pibg.match import MatchState, Phase, amendment_text, apply, check_amendment, replay
-from pibg.moves import ALL_THROWS, Dice, Play
+from pibg.moves import Dice, Play
 from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
 from pibg.rules import legal_plays
@@ -323,17 +332,6 @@ def _matches(st: RefereeState, obs: BoardObservation, pos: Position, out: _Out) 
     return out.tables(obs).fits(pos, st.config.judge.illegal_margin)
 
 
-def _flat_roll(obs: BoardObservation) -> Dice | str | None:
-    """The roll on the board: Dice, None (no roll yet) or "cocked"."""
-    if not obs.dice:
-        return None
-    if any(not d.flat for d in obs.dice):
-        return "cocked"
-    if len(obs.dice) != 2:
-        return None
-    return Dice(obs.dice[0].value, obs.dice[1].value)
-
-
 def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     mode = st.mode
     if mode in (Mode.SETUP, Mode.GAME_OVER):
@@ -370,7 +368,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
             went = _went_on(st, obs, out)
             if went is not None:
                 return went
-        roll = _flat_roll(obs)
+        roll = doubt.flat_roll(obs)
         if mode is Mode.MOVING and st.dice is not None and isinstance(roll, Dice) and (
                 sorted((roll.a, roll.b)) == sorted((st.dice.a, st.dice.b))):
             return st  # the dice are still down: the player is moving
@@ -381,7 +379,7 @@ def _on_stable(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeSta
         if mode is Mode.MOVING and roll is None and _a_die_still_down(st, obs):
             return st  # one die lifted, the other not yet (or under a hand): not judged yet
         st = _judge(st, obs, out)
-        if st.mode is Mode.TO_ROLL and isinstance(_flat_roll(obs), Dice):
+        if st.mode is Mode.TO_ROLL and isinstance(doubt.flat_roll(obs), Dice):
             return _to_roll(st, obs, out)
         return st
     return st
@@ -438,7 +436,7 @@ def _reread(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -> R
 
 
 def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
-    roll = _flat_roll(obs)
+    roll = doubt.flat_roll(obs)
     if not _matches(st, obs, Position.start(), out):
         # no opening roll off the start position: the start is set up again, or the first
         # move was made with dice read as cocked (ask), or with dice never seen
@@ -448,16 +446,17 @@ def _opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
-        seen = _glimpse(obs) if isinstance(roll, Dice) else ()  # on a misread start?
+        seen = doubt.glimpse(obs) if isinstance(roll, Dice) else ()  # on a misread start?
         return replace(st, message=("set up the start",), glimpsed=seen or st.glimpsed)
     if obs.dice:
         st = replace(st, dice_reads=obs.dice)
     if roll == "cocked":
         out.say.append("a die of the opening roll is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
-                       glimpsed=_glimpse(obs))
+                       glimpsed=doubt.glimpse(obs))
     if not isinstance(roll, Dice):
-        return replace(st, message=("opening roll",), glimpsed=_glimpse(obs) or st.glimpsed)
+        return replace(st, message=("opening roll",),
+                       glimpsed=doubt.glimpse(obs) or st.glimpsed)
     if roll.is_double:
         st = _record(st, OpeningRoll(white=roll.a, black=roll.b), out)
         g = st.match.game
@@ -493,11 +492,11 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         if st.glimpsed and st.dice_reads and obs.dice != st.dice_reads:
             st = replace(st, earlier_reads=st.dice_reads)
         st = replace(st, dice_reads=obs.dice)
-    roll = _flat_roll(obs)
+    roll = doubt.flat_roll(obs)
     if roll == "cocked":
         out.say.append(f"{_name(st, player)}'s die is not flat: roll again")
         return replace(st, message=("die not flat:", "roll again"), sound=Sound.ASK,
-                       glimpsed=_glimpse(obs))
+                       glimpsed=doubt.glimpse(obs))
     if not isinstance(roll, Dice):  # no dice yet, or one die seen and the other not found
         if not obs.dice and st.glimpsed:
             passed = _passed_glimpsed(replace(st, lifted=True), out)
@@ -505,91 +504,47 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
                 return passed
             st = replace(st, lifted=True)  # thrown again, or passed: the next board says
         return replace(st, message=(f"{_name(st, player)} to roll",),
-                       glimpsed=_glimpse(obs) or st.glimpsed)
+                       glimpsed=doubt.glimpse(obs) or st.glimpsed)
     return _take_roll(st, roll, obs, out)
-
-
-def _glimpse(obs: BoardObservation) -> tuple[Dice, ...]:
-    """The throws the dice in view may be: the two dice read; with one of them read as
-    cocked, also every throw with the flat one (a leaning die's value is no surer than its
-    lean); with one die seen and the other not found, every throw with the one seen."""
-    if len(obs.dice) == 2:
-        read = Dice(obs.dice[0].value, obs.dice[1].value)
-        flat = [d.value for d in obs.dice if d.flat]
-        if len(flat) != 1:
-            return (read,)
-        others = (Dice(flat[0], w) for w in range(1, 7))
-        return (read, *(d for d in others if (d.high, d.low) != (read.high, read.low)))
-    if len(obs.dice) == 1:
-        v = obs.dice[0].value
-        return tuple(Dice(v, w) for w in range(1, 7))
-    return ()
 
 
 def _played_glimpsed(st: RefereeState, obs: BoardObservation, out: _Out
                      ) -> RefereeState | None:
-    """The board, dice lifted, is a clear legal play of a throw seen but not taken (a die
-    read as cocked, one die of it not found, or neither seen, and the player went on): ask
-    whether that was the throw. Only when the throws it may have been that fit the board best
-    all lead to that same board; they are then offered one at a time."""
+    """The board, dice lifted, is a clear legal play of a throw seen but not taken: ask
+    whether that was the throw (:func:`pibg.doubt.played_glimpsed`)."""
+    v = doubt.played_glimpsed(_evidence(st), obs, out.tables(obs))
+    if v is None:
+        return None
     g = st.match.game
-    if g is None or obs.dice:
-        return None
-    fits: list[tuple[Dice, Verdict]] = []
-    for roll in st.glimpsed or ALL_THROWS:  # none seen: any throw
-        if g.phase is Phase.OPENING:
-            if roll.is_double:
-                continue
-            both = [v for v in (judge(Position.start(c), roll, obs, st.config.judge,
-                                      tables=out.tables(obs))
-                                for c in Color) if v.outcome is Outcome.PLAY]
-            if len(both) == 1:
-                fits.append((roll, both[0]))
-        elif g.phase is Phase.ROLL:
-            v = judge(g.position, roll, obs, st.config.judge, tables=out.tables(obs))
-            if v.outcome is Outcome.PLAY and v.play is not None:
-                fits.append((roll, v))
-    if not fits:
-        return None
-    top = max(v.score for _, v in fits)  # throws whose plays fit clearly worse drop out
-    fits = [f for f in fits if f[1].score >= top - st.config.judge.ambiguity_margin]
-    if len({v.play.result.key() for _, v in fits if v.play is not None}) != 1:
-        return None  # throws leading to different boards fit alike: the reading is unsure
-    # Several throws may make the same board (2-2 and 6-2 playing 14/8 3/1, or any bear-off
-    # of the last checkers): offered one at a time, non-doubles (twice as likely) first.
-    fits.sort(key=lambda f: f[0].is_double)
-    roll, first = fits[0]
-    play = first.play
-    assert play is not None
+    assert g is not None and v.reroll is not None and v.play is not None
+    roll, play = v.reroll, v.play
     how = "dice not read right" if st.glimpsed else "dice not seen"
-    out.say.append(f"{_name(st, play.result.turn)} played {roll.high}-{roll.low} ({play}) with "
-                   f"{how}: press confirm if those were the dice")
-    offers = tuple((r, f.play) for r, f in fits[1:] if f.play is not None)
-    v = Verdict(Outcome.ILLEGAL, play=play, reroll=roll, points=(), score=first.score,
-                offers=offers)
-    return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
-                   opening=g.phase is Phase.OPENING,
-                   message=_offer_message(roll, play, offers))
+    st = _ask(st, v, out, f"{_name(st, play.result.turn)} played {roll.high}-{roll.low} "
+              f"({play}) with {how}: press confirm if those were the dice")
+    return replace(st, opening=g.phase is Phase.OPENING)
 
 
 def _passed_glimpsed(st: RefereeState, out: _Out) -> RefereeState | None:
     """Dice seen but not read right were lifted from an unchanged board, and none of the
-    throws they may have been has a legal move (the player is on the bar against a closed
-    board): the turn passed. Ask with which throw, offering each in turn. (When only some of
-    them are blocked, the dice may also have been thrown again, a die on the bar or leaning
-    unseen: the next boards settle it, see :func:`_settle_sure`.)"""
-    g = st.match.game
-    assert g is not None
-    if g.phase is not Phase.ROLL or any(legal_plays(g.position, r) for r in st.glimpsed):
+    throws they may have been can move: ask with which throw the turn passed
+    (:func:`pibg.doubt.passed_glimpsed`)."""
+    v = doubt.passed_glimpsed(_evidence(st))
+    if v is None:
         return None
-    stay = Play((), (), g.position)  # a play of no moves: the pass
-    throws = sorted(st.glimpsed, key=lambda r: r.is_double)
-    roll, offers = throws[0], tuple((r, stay) for r in throws[1:])
-    out.say.append(f"{_name(st, g.turn)} could not move with {roll.high}-{roll.low} (dice not "
-                   "read right): press confirm if those were the dice")
-    v = Verdict(Outcome.ILLEGAL, play=stay, reroll=roll, points=(), offers=offers)
+    g = st.match.game
+    assert g is not None and v.reroll is not None
+    roll = v.reroll
+    return _ask(st, v, out, f"{_name(st, g.turn)} could not move with {roll.high}-{roll.low} "
+                "(dice not read right): press confirm if those were the dice")
+
+
+def _ask(st: RefereeState, v: Verdict, out: _Out, text: str) -> RefereeState:
+    """Ask whether ``v.reroll``, played as ``v.play``, was the throw (confirm: yes; undo:
+    the next of ``v.offers``)."""
+    assert v.reroll is not None and v.play is not None
+    out.say.append(text)
     return replace(st, mode=Mode.ASK, verdict=v, sound=Sound.ASK,
-                   message=_offer_message(roll, stay, offers))
+                   message=_offer_message(v.reroll, v.play, v.offers))
 
 
 def _offer_message(roll: Dice, play: Play, offers: tuple[tuple[Dice, Play], ...]
@@ -635,7 +590,7 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
     settled = _settle(st, obs, out)
     if settled is not None:
         return settled
-    roll = _flat_roll(obs)
+    roll = doubt.flat_roll(obs)
     if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL:
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
@@ -643,7 +598,8 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
         # dice on a board the player on turn has not moved (a knock, a misreading): the
         # throw stands. On a board that is a play from the known position, they are the
         # opponent's dice after a move that was not seen: not this player's.
-        slipped = _slipped_play(st, obs, out.tables(obs)) if isinstance(roll, Dice) else None
+        slipped = (doubt.slipped_play(_evidence(st), obs, out.tables(obs))
+                   if isinstance(roll, Dice) else None)
         if slipped is not None:
             return _stands(st, obs, out, slipped)
         if isinstance(roll, Dice) and other_roll(g.position, None, obs, st.config.judge,
@@ -722,8 +678,8 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
         settled = _settle(st, obs, out, then_first=None if unsure else st.dice)
         if settled is not None:
             return settled
-        verdict = _with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
-                               sure_die=st.sure_die, tables=tables)
+        verdict = doubt.with_reroll(verdict, g.position, st.dice, obs, st.config.judge,
+                                    sure_die=st.sure_die, tables=tables)
     elif verdict.outcome is Outcome.PLAY and st.roll_confidence < st.config.judge.sure_roll:
         asked = _doubted_roll(st, verdict, obs, out)
         if asked is not None:
@@ -733,82 +689,18 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
 
 def _doubted_roll(st: RefereeState, v: Verdict, obs: BoardObservation, out: _Out
                   ) -> RefereeState | None:
-    """A legal play of the unsurely read dice fits the board only loosely (a checker more or
-    less somewhere), while a clear play of another throw fits it much better: the likelier
-    story is a misread die (a three whose corner pips the camera lost, read as a one). Ask
-    with the throw the board fits, and offer the read one next."""
+    """The legal play ``v`` of the unsurely read dice fits the board only loosely, a clear
+    play of another throw much better: ask with that throw, the read one offered next
+    (:func:`pibg.doubt.doubted_roll`)."""
+    asked = doubt.doubted_roll(_evidence(st), v, obs, out.tables(obs))
+    if asked is None:
+        return None
     g = st.match.game
-    assert g is not None and st.dice is not None and v.play is not None
-    cfg = st.config.judge
-    tables = out.tables(obs)
-    if v.score >= tables.best - cfg.ambiguity_margin:
-        return None  # the read throw's play fits the board well: nothing to doubt
-    alt = other_roll(g.position, st.dice, obs, cfg, sure_die=st.sure_die, tables=tables)
-    if alt is None:
-        return None
-    board = alt[1].result  # the board a clear play of another throw makes
-    if board == v.play.result or tables.score(board) < v.score + cfg.ambiguity_margin:
-        return None
-    read = st.dice
-    # every throw that makes that board is offered, those keeping a die read (the surer one
-    # first) and non-doubles first; the dice read come last
-    same: list[tuple[tuple[bool, bool, bool], Dice, Play]] = []
-    for r in ALL_THROWS:
-        if (r.high, r.low) == (read.high, read.low):
-            continue
-        w = judge(g.position, r, obs, cfg, tables=tables)
-        if w.outcome is Outcome.PLAY and w.play is not None and w.play.result == board:
-            keeps = st.sure_die in (r.a, r.b)
-            shares = bool({r.a, r.b} & {read.a, read.b})
-            same.append(((not keeps, not shares, r.is_double), r, w.play))
-    same.sort(key=lambda t: t[0])
-    if not same:
-        return None
-    (_, roll, play), rest = same[0], same[1:]
-    mover = g.turn
-    out.say.append(f"{_name(st, mover)} played {roll.high}-{roll.low} ({play})? The board fits "
-                   f"it better than {read.high}-{read.low} ({v.play}), the dice read: press "
-                   "confirm if those were the dice, undo for other dice")
-    doubt = Verdict(Outcome.ILLEGAL, play=play, reroll=roll, points=(), score=v.score,
-                    offers=(*((r, p) for _, r, p in rest), (read, v.play)))
-    return replace(st, mode=Mode.ASK, verdict=doubt, sound=Sound.ASK,
-                   message=_offer_message(roll, play, doubt.offers))
-
-
-def _with_reroll(v: Verdict, before: Position, dice: Dice, obs: BoardObservation,
-                 cfg: JudgeConfig, doubles: bool = True, sure_die: int | None = None, *,
-                 tables: Tables) -> Verdict:
-    """An illegal verdict that also says which other roll the board fits, if exactly one."""
-    alt = other_roll(before, dice, obs, cfg, doubles=doubles, sure_die=sure_die,
-                     tables=tables)
-    if alt is None:
-        return _blocked_reroll(v, before, dice, sure_die)
-    roll, play = alt
-    hint = (f"the board fits {roll.high}-{roll.low}: if that was thrown, press confirm")
-    return replace(v, reroll=roll, play=play, reasons=(*v.reasons, hint))
-
-
-def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | None
-                    ) -> Verdict:
-    """The board is left as it was and the dice lifted, though the throw read can be played:
-    the likelier story, where some throw of a read die cannot be played at all (a checker
-    on the bar before a closed board), is a misread die. Those throws are offered, the ones
-    keeping the surer die first, then non-doubles; "undo" passes to the next."""
-    if v.seen is None or v.seen != before:
-        return v
-    blocked = sorted((r for r in ALL_THROWS
-                      if (r.high, r.low) != (dice.high, dice.low)
-                      and {r.a, r.b} & {dice.a, dice.b} and not legal_plays(before, r)),
-                     key=lambda r: (sure_die not in (r.a, r.b), r.is_double))
-    if not blocked:
-        return v
-    stay = Play(moves=(), hits=(), result=before)
-    roll, rest = blocked[0], blocked[1:]
-    others = " or ".join(f"{r.high}-{r.low}" for r in blocked)
-    hint = (f"{others} cannot be played: if {roll.high}-{roll.low} was thrown, press confirm"
-            + ("; undo for the next" if rest else ""))
-    return replace(v, reroll=roll, play=stay, offers=tuple((r, stay) for r in rest),
-                   reasons=(*v.reasons, hint))
+    assert g is not None and st.dice is not None and asked.reroll is not None
+    roll, play, read = asked.reroll, asked.play, st.dice
+    return _ask(st, asked, out, f"{_name(st, g.turn)} played {roll.high}-{roll.low} ({play})? "
+                f"The board fits it better than {read.high}-{read.low} ({v.play}), the dice "
+                "read: press confirm if those were the dice, undo for other dice")
 
 
 def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -825,8 +717,8 @@ def _judge_opening(st: RefereeState, obs: BoardObservation, out: _Out) -> Refere
     high, low = st.dice.high, st.dice.low
     verdict = dict(verdicts)[mover]
     if not plays:
-        alts = [(c, _with_reroll(v, Position.start(c), st.dice, obs, st.config.judge, False,
-                                 st.sure_die, tables=tables))
+        alts = [(c, doubt.with_reroll(v, Position.start(c), st.dice, obs, st.config.judge,
+                                      False, st.sure_die, tables=tables))
                 for c, v in verdicts if v.outcome is Outcome.ILLEGAL]
         alts = [(c, v) for c, v in alts if v.reroll is not None]
         if len(alts) == 1:
@@ -897,131 +789,43 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
                    message=("ILLEGAL", *v.reasons[:2]))
 
 
-# --- doubts settled by what happens next ---------------------------------------------------
+# --- doubts settled by what happens next (decided by pibg.doubt, applied here) -------------
 
 
-def _roll_read(reads: tuple[DieRead, ...]) -> Dice | None:
-    """The throw the dice read show, when both were read and lie flat."""
-    if len(reads) != 2 or not all(d.flat for d in reads):
-        return None
-    return Dice(reads[0].value, reads[1].value)
+def _evidence(st: RefereeState) -> doubt.Evidence:
+    """What the doubt policy is told of the turn in doubt."""
+    return doubt.Evidence(st.match.game, st.config.judge, opening=st.opening, dice=st.dice,
+                          sure_die=st.sure_die, glimpsed=st.glimpsed,
+                          dice_reads=st.dice_reads, earlier_reads=st.earlier_reads,
+                          lifted=st.lifted)
 
 
 def _settle(st: RefereeState, obs: BoardObservation, out: _Out, *,
             then_first: Dice | None = None) -> RefereeState | None:
-    """The board is not the known position and the turn that led to it was not judged (its
-    dice were not read, or unsurely): the legal turns that lead here from the last certain
-    position, weighed with the dice read (:mod:`pibg.decoder`), settle it. The dominant
-    explanation is recorded, its dice marked as inferred, and the reading goes on from the
-    board it leads to. None when no explanation dominates. ``then_first``: only an
-    explanation of two turns whose first is this throw (the dice were read surely; the
-    opponent has moved too)."""
-    g = st.match.game
-    if g is None or g.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE):
-        return None
-    opening = g.phase is Phase.OPENING or (st.opening and g.phase is not Phase.ROLL)
-    known = Position.start() if opening else g.position
-    down = _flat_roll(obs)
-    if not st.dice_reads and isinstance(down, Dice) and then_first is None:
-        # dice on a moved board, none read before: the mover's, not yet lifted?
-        found = _played_with(known, down, obs, st, opening, out.tables(obs))
-        if found is not None:
-            return _adopt(st, found, obs, out, still_down=True)
-    if then_first is not None:
-        return _settle_sure(st, obs, out, known, then_first)
-    d = decode(known, obs, st.dice_reads, opening=opening, same_end=True,
-               tables=out.tables(obs))
-    if d is None or not d.turns:
-        return None
-    return _adopt(st, d, obs, out)
-
-
-def _same_throw(a: Dice, b: Dice) -> bool:
-    return (a.high, a.low) == (b.high, b.low)
-
-
-def _settle_sure(st: RefereeState, obs: BoardObservation, out: _Out, known: Position,
-                 sure: Dice) -> RefereeState | None:
-    """The dice were read surely, yet no play of them explains the board: two turns do, when
-    the opponent moved too before the board was seen (the sure throw first), or when the
-    mover's throw was never seen and passed, the sure throw being the opponent's (a player
-    on the bar before a closed board)."""
-    # Two stories, each searched once: the sure throw the first turn's, or the second's (the
-    # first a pass nobody saw). Either may reach the board by two histories alike (a checker
-    # entered and hit at once, against a pass): the board after them is sure, the first
-    # turn's record marked; a story with one history is taken before such a one.
-    tables = out.tables(obs)
-    mine = decode(known, obs, st.dice_reads, opening=st.opening, same_end=True, tables=tables)
-    theirs = decode(known, obs, st.earlier_reads, reads2=st.dice_reads, opening=st.opening,
-                    first_passes=st.lifted, same_end=True, tables=tables)
-    moved = (mine if mine is not None and len(mine.turns) == 2
-             and _same_throw(mine.turns[0].roll, sure) else None)
-    passed = (theirs if theirs is not None and len(theirs.turns) == 2
-              and _same_throw(theirs.turns[1].roll, sure) else None)
-    plain = [(moved if moved is not None and moved.path_sure else None, 0),
-             (passed if passed is not None and passed.path_sure
-              and not passed.turns[0].play.moves else None, 1)]
-    if st.lifted:  # the side on roll was seen to lift dice without moving: a pass, likelier
-        plain.reverse()
-    for d, turn in plain:
-        if d is not None:
-            return _adopt(st, d, obs, out, reads_turn=turn)
-    found = [(d.score, turn, d) for d, turn in ((moved, 0), (passed, 1)) if d is not None]
-    if not found:
-        return None
-    _, turn, d = max(found, key=lambda f: f[0])
-    return _adopt(st, d, obs, out, reads_turn=turn)
+    """The board is not the known position and the turn that led to it was not judged: the
+    turns that explain it (:func:`pibg.doubt.settle`) are recorded, the reading going on
+    from where they lead. None when nothing is settled."""
+    adopted = doubt.settle(_evidence(st), obs, out.tables(obs), then_first=then_first)
+    return None if adopted is None else _adopt(st, adopted, obs, out)
 
 
 def _won_unseen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState | None:
     """The starting position is set up again while the side on roll could bear off its last
-    checkers: the game's last play was not seen (the board was cleared for the next game
-    before the camera saw it). The winning play is recorded, marked, and the game ends."""
-    g = st.match.game
-    if g is None or g.phase not in (Phase.ROLL, Phase.MOVE) or st.opening:
+    checkers: the winning play nobody saw is recorded (:func:`pibg.doubt.won_unseen`) and
+    the game ends; the board is then read as the next game's."""
+    adopted = doubt.won_unseen(_evidence(st), obs, out.tables(obs))
+    if adopted is None:
         return None
-    if not any(_matches(st, obs, Position.start(c), out) for c in Color):
-        return None
-    throws = [st.dice] if st.dice is not None and g.phase is Phase.MOVE else list(ALL_THROWS)
-    wins = [(r, p) for r in throws for p in legal_plays(g.position, r)
-            if p.result.winner() is not None]
-    if not wins:
-        return None
-    from pibg.decoder import Turn
-
-    ranked = sorted(wins, key=lambda w: (w[0].is_double, -len(w[1].moves)))
-    roll, play = ranked[0]
-    others = tuple((r,) for r, _ in ranked[1:] if not _same_throw(r, roll))
-    d = Decoded((Turn(roll, play),), play.result.swap_turn(), 0.0,
-                dice_sure=st.dice is not None and g.phase is Phase.MOVE, others=others)
     out.say.append("the board is set up for the next game: the last play was not seen")
-    st = _adopt(st, d, obs, out, note="the game's last play, not seen: the board was set up "
-                "for the next game")
+    st = _adopt(st, adopted, obs, out)
     return _on_stable(st, obs, out) if st.mode is Mode.GAME_OVER else st
 
 
-def _played_with(known: Position, roll: Dice, obs: BoardObservation, st: RefereeState,
-                 opening: bool, tables: Tables) -> Decoded | None:
-    """A clear legal play of ``roll`` (the dice still on the board) from ``known``."""
-    from pibg.decoder import Turn
-
-    sides = [known.with_turn(c) for c in Color] if opening else [known]
-    found = [v for v in (judge(p, roll, obs, st.config.judge, tables=tables) for p in sides)
-             if v.outcome is Outcome.PLAY and v.play is not None and v.play.moves]
-    if len(found) != 1 or (opening and roll.is_double):
-        return None
-    play = found[0].play
-    assert play is not None
-    return Decoded((Turn(roll, play),), play.result.swap_turn(), found[0].score, True)
-
-
-def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
-           still_down: bool = False, reads_turn: int = 0, note: str = "") -> RefereeState:
+def _adopt(st: RefereeState, a: doubt.Adoption, obs: BoardObservation, out: _Out
+           ) -> RefereeState:
     """Record the turns of an explanation, then read ``obs`` again from where they lead
     (the next throw may lie on it) unless its dice are the last turn's, still down."""
-    reads = st.dice_reads
-    read = _roll_read(reads)
-    for i, turn in enumerate(d.turns):
+    for i, turn in enumerate(a.turns):
         g = st.match.game
         assert g is not None
         roll, play = turn.roll, turn.play
@@ -1034,33 +838,12 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
             st = _record(st, Rolled(player=mover, dice=roll), out)
         elif g.dice is not None and (g.dice.high, g.dice.low) != (roll.high, roll.low):
             st = _record(st, Reread(player=mover, dice=roll), out)
-        seen = still_down or (i == reads_turn and read is not None
-                              and (read.high, read.low) == (roll.high, roll.low))
-        why = []
-        if not seen:
-            why.append("dice not seen" if i != reads_turn or not reads else
-                       "dice read " + "-".join(str(r.value) for r in reads) + " unsurely")
-        if not d.dice_sure:
-            alts = sorted({f"{t[i].high}-{t[i].low}" for t in d.others
-                           if len(t) > i and (t[i].high, t[i].low) != (roll.high, roll.low)})
-            if alts:
-                why.append(f"the board fits {' or '.join(alts)} too")
-        if i != reads_turn:
-            why.append("turn not seen: inferred from the board after it")
-        if note:
-            why.append(note)
-        if not d.path_sure and i == 0:
-            why.append("another history reaches the same board as well")
-        flag = "; ".join(why)
         text = str(play)
         st = _record(st, Moved(player=mover, dice=roll, play=text, result=play.result,
-                               dice_seen=seen, flag=flag), out)
-        if i == len(d.turns) - 1 and not seen:
-            others = [t[i] for t in d.others if len(t) > i]
-            st = replace(st, alternatives=tuple(sorted(
-                {(r.high, r.low): r for r in others if (r.high, r.low) != (roll.high, roll.low)
-                 }.values(), key=lambda r: r.is_double)))
-        why_text = f" ({flag})" if flag else ""
+                               dice_seen=turn.dice_seen, flag=turn.flag), out)
+        if i == len(a.turns) - 1 and not turn.dice_seen:
+            st = replace(st, alternatives=a.alternatives)
+        why_text = f" ({turn.flag})" if turn.flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
                        f"{text or 'no legal move, the turn passes'}{why_text}")
         points = tuple(sorted({p for m in play.moves for p in (m.src, m.dst)}))
@@ -1072,7 +855,7 @@ def _adopt(st: RefereeState, d: Decoded, obs: BoardObservation, out: _Out, *,
     st = replace(st, mode=Mode.MOVING, verdict=None, resume=None, dice=None, glimpsed=(),
                  opening=False, read_before=(), sure_die=None, dice_at=())
     st = _after_move(st, out)
-    if still_down or st.mode is not Mode.TO_ROLL:
+    if a.still_down or st.mode is not Mode.TO_ROLL:
         return st
     return _to_roll(st, obs, out)
 
@@ -1084,7 +867,7 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     (a misread die when a legal play of another throw explains it, the first of the plays
     asked about, or the illegal play condoned), marked for review, and the throw taken."""
     g = st.match.game
-    roll = _flat_roll(obs)
+    roll = doubt.flat_roll(obs)
     if (g is None or (g.phase is not Phase.MOVE and not st.opening) or st.dice is None
             or not isinstance(roll, Dice) or _a_die_still_down(st, obs)):
         return None
@@ -1128,19 +911,6 @@ def _settle_pending(st: RefereeState, out: _Out) -> RefereeState:
     return st
 
 
-def _slipped_play(st: RefereeState, obs: BoardObservation, tables: Tables
-                  ) -> Hypothesis | None:
-    """The board is best explained as a legal play of the side on roll with one checker
-    one point off (a play nobody saw the dice of, made carelessly, or one point misread),
-    rather than as the known position with a checker knocked."""
-    g = st.match.game
-    if g is None or g.phase is not Phase.ROLL:
-        return None
-    found = hypotheses(g.position, obs, st.dice_reads, turns=1, tables=tables)
-    best = found[0] if found else None
-    return best if best is not None and not best.legal and best.turns else None
-
-
 def _stands(st: RefereeState, obs: BoardObservation, out: _Out, h: Hypothesis
             ) -> RefereeState:
     """A play made with dice nobody saw, one checker off a legal play, and the opponent has
@@ -1166,20 +936,15 @@ def _stands(st: RefereeState, obs: BoardObservation, out: _Out, h: Hypothesis
 
 def _go_on_from(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
     """No legal turn explains the board. Shown on the lit points; once the players go on
-    from it (a throw lies on it), it is taken as it stands, noted in the journal."""
+    from it (a throw lies on it), it is taken as it stands, noted in the journal
+    (:func:`pibg.doubt.as_it_stands`)."""
     g = st.match.game
     assert g is not None
-    seen = seen_position(obs, g.turn)
-    key = (obs.signed_points(), obs.bar_white.count, obs.bar_black.count)
-    if seen is None or not isinstance(_flat_roll(obs), Dice):
-        return replace(_show_resync(st, obs), unexplained=key)
-    if st.unexplained != key:  # dice on a board first seen now: the turn may still be judged
-        return replace(_show_resync(st, obs), unexplained=key)
-    known = g.position
-    mover = known.turn
-    moved = seen.board(mover) != known.board(mover) and seen.pips(mover) < known.pips(mover)
-    turn = mover.other if moved else mover
-    board = seen.with_turn(turn)
+    stands = doubt.as_it_stands(g.position, obs, st.unexplained)
+    if stands.board is None:
+        return replace(_show_resync(st, obs), unexplained=stands.key)
+    board = stands.board
+    turn = board.turn
     st = _record(st, SetUp(position=board), out)
     out.say.append(f"the players went on from a board no legal turn explains: taken as it "
                    f"stands ({board.position_id()}), {_name(st, turn)} to roll")
@@ -1326,7 +1091,7 @@ def _board_as_known(st: RefereeState, out: _Out) -> RefereeState:
     st = replace(st, mode=st.resume or Mode.TO_ROLL, resume=None, verdict=None)
     obs = st.last_obs
     if st.mode is Mode.TO_ROLL:
-        roll = _flat_roll(obs) if obs is not None else None
+        roll = doubt.flat_roll(obs) if obs is not None else None
         if obs is not None and isinstance(roll, Dice):
             return _take_roll(st, roll, obs, out)
         g = st.match.game
