@@ -159,6 +159,11 @@ _GLYPH = 20      #: a digit is compared in a box this size (pixels)
 _ASPECT_W = 0.5  #: weight of a glyph's aspect (log width/height) against its shape
 _CUTS = np.linspace(0.25, 0.75, 9)  #: where a two-digit number may be cut (its width)
 _MIN_SCORE = 0.2  #: a best match below this is no reading
+#: A region this square (short side / long) or more, less than a face's 0.75, is a top face
+#: with a side face lit alike (seen from a slant, a side shows as a strip up to half a face
+#: wide); it counts this much against a square face as bright.
+_LONG = 0.55
+_LONG_WEIGHT = 0.9
 
 
 def read_cube_face(patch: Array) -> tuple[int | None, float]:
@@ -186,13 +191,15 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
         up = grey.shape[0] < _WORK
         grey = cv2.resize(grey, (_WORK, _WORK),
                           interpolation=cv2.INTER_CUBIC if up else cv2.INTER_AREA)
-    rect = _face_rect(grey)
-    if rect is None:
+    found = _face_rect(grey)
+    if found is None:
         return None, 0.0
-    ink = _number_ink(_upright(grey, rect))
-    if ink is None:
+    rect, long = found
+    read = [s for s in (_read_face(grey, r) for r in (_ends(rect) if long else [rect]))
+            if s is not None]
+    if not read:
         return None, 0.0
-    scores = number_scores(ink)
+    scores = max(read, key=lambda s: max(s.values()))
     ranked = sorted(scores, key=lambda v: scores[v], reverse=True)
     best, second = ranked[0], ranked[1]
     if scores[best] < _MIN_SCORE:
@@ -201,9 +208,33 @@ def read_cube_face(patch: Array) -> tuple[int | None, float]:
     return best, float(min(1.0, 0.5 + 2.5 * margin))
 
 
-def _face_rect(grey: Array) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+_Rect = tuple[tuple[float, float], tuple[float, float], float]  #: as ``cv2.minAreaRect``'s
+
+
+def _read_face(grey: Array, rect: _Rect) -> dict[int, float] | None:
+    """Each number's score for the face ``rect`` of ``grey``, or None without ink there."""
+    ink = _number_ink(_upright(grey, rect))
+    return None if ink is None else number_scores(ink)
+
+
+def _ends(rect: _Rect) -> list[_Rect]:
+    """The two squares at the ends of a long rectangle ``rect``: a cube's top face and the
+    side face below it lit alike make one region, the top face at one end of it."""
+    (cx, cy), _, angle = rect
+    box = np.asarray(cv2.boxPoints(rect), np.float64)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    long, short = (e1, e2) if np.linalg.norm(e1) >= np.linalg.norm(e2) else (e2, e1)
+    side = float(np.linalg.norm(short))
+    u = long / max(float(np.linalg.norm(long)), 1e-9)
+    shift = (float(np.linalg.norm(long)) - side) / 2.0
+    return [((float(cx + k * shift * u[0]), float(cy + k * shift * u[1])), (side, side), angle)
+            for k in (-1.0, 1.0)]
+
+
+def _face_rect(grey: Array) -> tuple[_Rect, bool] | None:
     """The cube's top face in ``grey`` (square, _WORK pixels) as a rotated rectangle
-    (``cv2.minAreaRect``), or None.
+    (``cv2.minAreaRect``), and whether it is a long one (the top face and a side face lit
+    alike, as one region: the face is at one of its ends, see :func:`_ends`); or None.
 
     The patch is cut at several levels between its dark and the light near its middle; at each,
     the regions lying wholly inside the patch near its middle, of a face's size, square (side
@@ -217,7 +248,7 @@ def _face_rect(grey: Array) -> tuple[tuple[float, float], tuple[float, float], f
     lo, hi = float(np.percentile(grey, 5)), float(np.percentile(middle, 98))
     if hi - lo < 20.0:
         return None
-    best: tuple[float, tuple[tuple[float, float], tuple[float, float], float]] | None = None
+    best: tuple[float, _Rect, bool] | None = None
     opener = np.ones((5, 5), np.uint8)
     for f in np.linspace(0.3, 0.9, 9):
         mask = cv2.morphologyEx((grey >= lo + f * (hi - lo)).astype(np.uint8),
@@ -237,7 +268,8 @@ def _face_rect(grey: Array) -> tuple[tuple[float, float], tuple[float, float], f
                 continue
             square = min(rw, rh) / max(rw, rh, 1.0)
             full = area / max(rw * rh, 1.0)
-            if square < 0.75 or full < 0.85:
+            long = _LONG <= square < 0.75
+            if square < _LONG or full < 0.85:
                 continue
             inner = np.zeros_like(mask)
             cv2.drawContours(inner, [hull], -1, (1,), -1)
@@ -246,10 +278,12 @@ def _face_rect(grey: Array) -> tuple[tuple[float, float], tuple[float, float], f
             if ring.sum() < 10:
                 continue
             lift = (float(np.median(grey[inner > 0])) - float(np.median(grey[ring > 0]))) / hi
-            score = square * full * lift
+            # a long region scores as the square it holds
+            score = (1.0 if long else square) * full * lift * (_LONG_WEIGHT if long else 1.0)
             if best is None or score > best[0]:
-                best = (score, ((float(cx), float(cy)), (float(rw), float(rh)), float(rect[2])))
-    return None if best is None else best[1]
+                best = (score, ((float(cx), float(cy)), (float(rw), float(rh)), float(rect[2])),
+                        long)
+    return None if best is None else (best[1], best[2])
 
 
 def _upright(grey: Array, rect: tuple[tuple[float, float], tuple[float, float], float],

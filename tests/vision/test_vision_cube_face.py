@@ -39,6 +39,7 @@ def _cube(value: int, angle: float) -> np.ndarray:
 def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: float = 0.1,
           face_px: int = 28, background: BGR = (40, 50, 60), paper: BGR = (225, 230, 232),
           ink: BGR = (20, 20, 20), side: float = 0.0, side_text: str = "",
+          side_shade: float = 0.6,
           neighbour: BGR | None = None, light: float = 0.0, blur: float = 0.7,
           cut: bool = False) -> np.ndarray:
     """A cube's top face seen from above by a camera that makes it ``face_px`` pixels across,
@@ -47,7 +48,8 @@ def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: 
     Its number in ``font``, the digits ``gap`` of their height apart (negative: run together),
     turned by ``angle``; ``side`` of the face's size of a shaded side face showing beyond it
     (with ``side_text`` on it), a light checker of colour ``neighbour`` beside it, light falling
-    off by ``light`` across the patch, the camera's ``blur`` (pixels); ``cut``: the strokes cut
+    off by ``light`` across the patch, the camera's ``blur`` (pixels); ``side_shade``: the side
+    face's light against the top's (1: lit alike, one region with it); ``cut``: the strokes cut
     across by a thin line of the face's colour (a stroke broken by the blur)."""
     z = 8  # drawn at 8 x, shrunk to the camera's pixels
     f = face_px * z
@@ -58,7 +60,7 @@ def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: 
     if neighbour is not None:
         cv2.circle(img, (c + int(1.25 * f), c + f // 4), int(0.7 * f), neighbour, -1)
     if side > 0:
-        shade = tuple(int(0.6 * p) for p in paper)
+        shade = tuple(int(side_shade * p) for p in paper)
         cv2.rectangle(img, (c - f // 2, c), (c + f // 2, c + f // 2 + int(side * f)), shade, -1)
         if side_text:
             cv2.putText(img, side_text, (c - f // 4, c + f // 2 + int(side * f * 0.8)), font,
@@ -136,6 +138,15 @@ def test_beside_a_light_board_a_checker_and_its_side_face(value: int, angle: flo
     other figures: the top face alone is read."""
     patch = _face(value, angle, background=(120, 185, 215), neighbour=(235, 238, 240),
                   side=0.25, side_text="32")
+    assert read_cube_face(patch)[0] == value
+
+
+@pytest.mark.parametrize(("value", "angle"), [(8, 0.0), (16, 100.0), (4, 190.0), (64, 260.0)])
+def test_a_side_face_lit_as_the_top_is_not_read_for_it(value: int, angle: float) -> None:
+    """Seen from a slant, a side face lit as brightly as the top makes one long region with
+    it, its own figure (a 2) at the near end: the top face at the region's other end is read
+    (renders rnd1_02 and rnd3_03: an owned 8 and 16 read as the side's 2)."""
+    patch = _face(value, angle, side=0.4, side_text="2", side_shade=1.0)
     assert read_cube_face(patch)[0] == value
 
 
