@@ -159,8 +159,17 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
             k = h.board
             if k not in best_first or best_first[k].score < h.score:
                 best_first[k] = h
+        # A second turn can raise a first turn's board's score by no more than
+        # :func:`_headroom` allows, plus the likeliest throw's chance and dice evidence.
+        # First turns that cannot come within ``margin`` of the best hypothesis so far that
+        # way are not searched: none of their hypotheses could be the best or as good.
+        gain = max(_PRIOR[(r.high, r.low)] + dice_evidence(r, reads2) for r in ALL_THROWS)
+        best_so_far = max((h.score for h in out), default=-math.inf)
         for h in sorted(best_first.values(), key=lambda h: -h.score)[:cfg.beam]:
             if h.board.winner() is not None:
+                continue
+            reach = h.score + _headroom(tables, h.board) + gain - cfg.unseen_turn
+            if reach < best_so_far - cfg.margin - _ROUGH:
                 continue
             base = h.score - tables.score(h.board)
             for roll in ALL_THROWS:
@@ -173,21 +182,58 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
                     k2 = (after, first.high, first.low, roll.high, roll.low)
                     if k2 not in seconds or seconds[k2].score < score:
                         seconds[k2] = Hypothesis((*h.turns, Turn(roll, p)), after, score)
+                        best_so_far = max(best_so_far, score)
         out.extend(seconds.values())
     bases = sorted((h for h in out if len(h.turns) < 2), key=lambda h: -h.score)
-    for h in bases[:cfg.slip_beam]:
-        base = h.score - tables.score(h.board) - cfg.slip
-        out.extend(Hypothesis(h.turns, q, base + tables.score(q), legal=False)
-                   for q in slips(h.board))
+    # A slip changes two points: each is scored from its base's score by those two points
+    # alone, and only slips within ``margin`` of the best hypothesis (all that a decision
+    # weighs) are made into positions and scored whole.
+    rough = [(h, q_at, h.score - cfg.slip + _slip_delta(tables, h.board.signed(), *q_at))
+             for h in bases[:cfg.slip_beam] for q_at in _slip_steps(h.board.signed())]
+    top = max([h.score for h in out] + [r for _, _, r in rough], default=-math.inf)
+    for h, (i, j, step), r in rough:
+        if r < top - cfg.margin - _ROUGH:
+            continue
+        q = _slipped(h.board, i, j, step)
+        out.append(Hypothesis(h.turns, q, h.score - tables.score(h.board) - cfg.slip
+                              + tables.score(q), legal=False))
     out.sort(key=lambda h: -h.score)
     return out
 
 
-def slips(pos: Position) -> list[Position]:
-    """Every position with one checker of ``pos`` one point off (onto an empty point or one
-    of its own colour): a checker knocked, or a checker moved one pip too far or short."""
-    signed = list(pos.signed())
-    bar = (pos.bar(Color.WHITE), pos.bar(Color.BLACK))
+#: slack (nats) for a score worked out in parts against the same score whole (rounding)
+_ROUGH = 1e-6
+#: the most regions one turn changes: the points of four steps, a bar, a tray
+_TURN_REGIONS = 10
+
+
+def _headroom(tables: Tables, board: Position) -> float:
+    """The most one turn of the side on roll in ``board`` can raise its score: at most
+    ``_TURN_REGIONS`` regions change, each only as that turn can change it (its own points
+    and empty ones take any count of its checkers, the opponent's blots may be hit, the
+    opponent's points of two or more stay; its bar only empties, the opponent's only fills,
+    by four at most; its tray only fills), each by the most it can gain so."""
+    sign = 1 if board.turn is Color.WHITE else -1
+    lists = tables.lists
+    gains = []
+    for i, c in enumerate(board.signed()):
+        if c * sign < -1:
+            continue  # the opponent's point: it stays
+        here = lists[i]
+        gains.append(max(0.0, max(here[k * sign] for k in range(16)) - here[c]))
+    me, other = (24, 25) if sign > 0 else (25, 24)
+    for region, now, counts in (
+            (me, board.bar(board.turn), range(board.bar(board.turn) + 1)),
+            (other, board.bar(board.turn.other),
+             range(board.bar(board.turn.other), min(board.bar(board.turn.other) + 4, 15) + 1)),
+            (26 if sign > 0 else 27, board.off(board.turn),
+             range(board.off(board.turn), min(board.off(board.turn) + 4, 15) + 1))):
+        gains.append(max(lists[region][k] for k in counts) - lists[region][now])
+    return sum(sorted(gains, reverse=True)[:_TURN_REGIONS])
+
+
+def _slip_steps(signed: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """(from, to, sign of the colour) of every slip of :func:`slips`, in its order."""
     out = []
     for i, n in enumerate(signed):
         if n == 0:
@@ -195,11 +241,29 @@ def slips(pos: Position) -> list[Position]:
         step = 1 if n > 0 else -1
         for j in (i - 1, i + 1):
             if 0 <= j < 24 and signed[j] * step >= 0:
-                moved = list(signed)
-                moved[i] -= step
-                moved[j] += step
-                out.append(Position.from_signed(moved, bar, turn=pos.turn))
+                out.append((i, j, step))
     return out
+
+
+def _slip_delta(tables: Tables, signed: tuple[int, ...], i: int, j: int, step: int) -> float:
+    """How much a slip of one checker from point ``i`` to ``j`` changes a position's score."""
+    return (tables.region(i, signed[i] - step) - tables.region(i, signed[i])
+            + tables.region(j, signed[j] + step) - tables.region(j, signed[j]))
+
+
+def _slipped(pos: Position, i: int, j: int, step: int) -> Position:
+    """``pos`` with one checker slipped from point ``i`` to ``j``."""
+    moved = list(pos.signed())
+    moved[i] -= step
+    moved[j] += step
+    return Position.from_signed(moved, (pos.bar(Color.WHITE), pos.bar(Color.BLACK)),
+                                turn=pos.turn)
+
+
+def slips(pos: Position) -> list[Position]:
+    """Every position with one checker of ``pos`` one point off (onto an empty point or one
+    of its own colour): a checker knocked, or a checker moved one pip too far or short."""
+    return [_slipped(pos, i, j, step) for i, j, step in _slip_steps(pos.signed())]
 
 
 def _path(h: Hypothesis) -> tuple[Position, ...]:
@@ -258,8 +322,9 @@ def decode(known: Position, obs: BoardObservation, reads: Sequence[DieRead] = ()
         # The board is sure; which history led to it no later board can tell. The one
         # recorded is the likeliest summed over its throws (a pass is many throws, entering
         # and being hit again one or two), its turns marked.
-        best = max((h for h in found if h.legal and h.board == best.board
-                    and len(h.turns) == len(best.turns)),
+        # (the histories weighed are those with a hypothesis within the margin: every
+        # hypothesis of such a history was searched, see ``hypotheses``)
+        best = max((best, *paths),
                    key=lambda h: (_path_mass(found, _path(h), best.board), h.score))
         path = _path(best)
     same = [h for h in close if _path(h) == path and h is not best]

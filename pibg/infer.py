@@ -72,12 +72,16 @@ class Tables:
     counts go in (not the dice): readings alike but for their dice share tables.
     """
 
-    __slots__ = ("best", "floors", "tables")
+    __slots__ = ("best", "floors", "lists", "tables")
 
     def __init__(self, obs: BoardObservation) -> None:
         regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
         self.tables = [{k: math.log(max(p, r.floor)) for k, p in r.likelihoods} for r in regions]
         self.floors = [math.log(r.floor) for r in regions]
+        #: each region's log P(count) indexed by the count itself, -15 to 15 (a negative
+        #: count from the list's end): one index per region scores a position
+        self.lists = [[t.get(c if c <= 15 else c - 31, f) for c in range(31)]
+                      for t, f in zip(self.tables, self.floors, strict=True)]
         #: :func:`best_log_likelihood` of the reading (the raw reading's own score)
         self.best = best_log_likelihood(obs)
 
@@ -85,7 +89,12 @@ class Tables:
         """:func:`log_likelihood` of ``pos``."""
         counts = (*pos.signed(), pos.bar(Color.WHITE), pos.bar(Color.BLACK),
                   pos.off(Color.WHITE), pos.off(Color.BLACK))
-        return sum(t.get(c, f) for t, f, c in zip(self.tables, self.floors, counts, strict=True))
+        return sum(map(list.__getitem__, self.lists, counts))
+
+    def region(self, i: int, count: int) -> float:
+        """log P(region ``i`` holds ``count``): regions 0-23 the points (signed counts),
+        24/25 the bar's White/Black, 26/27 the trays' White/Black."""
+        return self.lists[i][count]
 
     def fits(self, pos: Position, margin: float) -> bool:
         """The reading may be ``pos``: it scores within ``margin`` nats of the raw reading."""

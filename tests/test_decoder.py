@@ -179,3 +179,71 @@ def test_two_histories_to_one_board_record_the_likelier_and_say_so():
     assert d.board == after.swap_turn()
     entered = resolve(_ON_BAR, (6, 1), "bar/24 24/18").result.swap_turn()
     assert resolve(entered, (6, 2), "13/7* 7/5").result == after  # the other history
+
+
+def _brute_force(known, obs, cfg):
+    """Every hypothesis of one or two turns, searched whole (no bound), as ``hypotheses``
+    scores them: (board, throws) -> score."""
+    from pibg.decoder import _PRIOR
+    from pibg.infer import Tables
+    from pibg.moves import ALL_THROWS
+    from pibg.rules import generate_plays
+
+    tables = Tables(obs)
+    firsts = {}
+    for roll in ALL_THROWS:
+        for p in legal_plays(known, roll) or [None]:
+            after = (p.result if p else known).swap_turn()
+            score = tables.score(after) + _PRIOR[(roll.high, roll.low)] - cfg.unseen_turn
+            key = (after, roll.high, roll.low)
+            firsts[key] = max(firsts.get(key, -1e9), score)
+    out = {(b, (h, lo)): s for (b, h, lo), s in firsts.items()}
+    best_first = {}
+    for (b, h, lo), s in firsts.items():
+        best_first[b] = max(best_first.get(b, (-1e9,)), (s, h, lo))
+    for b, (s, h, lo) in sorted(best_first.items(), key=lambda kv: -kv[1][0])[:cfg.beam]:
+        if b.winner() is not None:
+            continue
+        for roll in ALL_THROWS:
+            for p in generate_plays(b, roll) or [None]:
+                after = (p.result if p else b).swap_turn()
+                score = (s - tables.score(b) + tables.score(after)
+                         + _PRIOR[(roll.high, roll.low)] - cfg.unseen_turn)
+                key = (after, (h, lo, roll.high, roll.low))
+                out[key] = max(out.get(key, -1e9), score)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bounded_two_turn_search_misses_nothing_a_decision_weighs(seed: int):
+    """The two-turn search skips first turns whose boards no second turn could bring within
+    the margin of the best hypothesis: every legal hypothesis within the margin that a whole
+    search finds is found, with the same score (readings exact and blurred)."""
+    from pibg.decoder import DecodeConfig
+
+    rng = random.Random(seed)
+    pos = START
+    for _ in range(rng.randrange(2, 14)):  # a position some turns into a game
+        roll = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        pos = (rng.choice(legal_plays(pos, roll)).result if legal_plays(pos, roll)
+               else pos).swap_turn()
+    mid = rng.choice(legal_plays(pos, Dice(6, 2)) or [None])
+    mid_pos = (mid.result if mid else pos).swap_turn()
+    end = rng.choice(legal_plays(mid_pos, Dice(4, 3)) or [None])
+    end_pos = end.result if end else mid_pos
+    exact = _exact(end_pos)
+    blurred = BoardObservation(
+        points=tuple(RegionRead.from_mapping({r.count: 0.7, r.count + 1: 0.2, r.count - 1: 0.1})
+                     for r in exact.points),
+        bar_white=exact.bar_white, bar_black=exact.bar_black,
+        off_white=exact.off_white, off_black=exact.off_black)
+    cfg = DecodeConfig()
+    for obs in (exact, blurred):
+        whole = _brute_force(pos, obs, cfg)
+        top = max(whole.values())
+        want = {k: s for k, s in whole.items() if s > top - cfg.margin}
+        got = {(h.board, tuple(x for t in h.turns for x in (t.roll.high, t.roll.low))): h.score
+               for h in hypotheses(pos, obs, config=cfg) if h.legal and h.turns}
+        assert max(got.values()) == pytest.approx(top)
+        for key, score in want.items():
+            assert got.get(key) == pytest.approx(score), key
