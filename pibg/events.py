@@ -1,24 +1,29 @@
 """Match events: what happened at the table, in the order it happened.
 
 Pure, immutable values with typed fields: a player is a :class:`~pibg.position.Color`, a
-throw a :class:`~pibg.moves.Dice` (in the order the dice were read), a board a
+throw a :class:`~pibg.moves.Dice` (in the order the dice were read), a play a
+:class:`~pibg.moves.Play` (its steps and the board they lead to), a board a
 :class:`~pibg.position.Position`. Folding events with :func:`pibg.match.apply` gives the
 :class:`~pibg.match.MatchState`. The journal stores exactly these events, one JSON object a
-line; that text form (colours as ``"white"``/``"black"``, positions as gnubg Position IDs) is
-read and written in :mod:`pibg.journal` alone, so a journal replays into the same state. White
-is the lighter colour and, in records, player 0 of a ``.mat`` file.
+line; that text form (colours as ``"white"``/``"black"``, plays in gnubg notation, positions
+as gnubg Position IDs) is read and written in :mod:`pibg.journal` alone, so a journal replays
+into the same state. White is the lighter colour and, in records, player 0 of a ``.mat`` file.
 
 >>> from pibg.moves import Dice
+>>> from pibg.rules import resolve
 >>> Rolled(Color.BLACK, Dice(6, 5)).dice.high
 6
+>>> moved = Moved(Color.WHITE, Dice(6, 5), resolve(Position.start(), (6, 5), "24/13"))
+>>> moved.notation, len(moved.play.moves), moved.result.turn is Color.WHITE
+('24/13', 2, True)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
 
 
@@ -112,28 +117,54 @@ class Reread(Event):
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
-    """A judged play: ``play`` in gnubg notation from the mover's side, as written (by the
-    referee, or by the record it was read from), and ``result``, the board after it with the
-    mover still on roll (its turn is set to ``player``). ``illegal`` marks a condoned illegal
-    play (kept as played). ``dice_seen`` is false where the camera never read the roll and
-    ``dice`` were inferred from the boards before and after; ``flag`` says why a turn was
-    committed in doubt (empty for a turn seen plainly): the record keeps it for review.
-    ``reviewed`` is set where a reviewer set the dice after the game (an :class:`Amended`
-    applied by :func:`pibg.match.effective_events`): what the table had recorded, and why the
-    dice were set; such a turn is no longer in doubt."""
+    """A judged play: ``play``, its single steps from the mover's side and ``play.result``
+    (also :attr:`result`), the board after it with the mover still on roll (its turn is set
+    to ``player``). The steps are in the order a record lists them (see
+    :func:`pibg.record.recorded`), so that every reader writes the same play; a turn with no
+    legal move is a play of no steps, the board unchanged.
+
+    ``illegal`` marks a condoned illegal play, kept as played: no legal play of ``dice`` leads
+    to its board. The referee saw only that board (a play of no steps); a record read in
+    tolerantly keeps the steps it wrote, each as written (one may span several dice).
+    ``written`` is the play as the record it was read from wrote it (a ``.mat`` file's text,
+    an ``.sgf`` file's steps) where that is not the play's own notation: the journal keeps
+    it, so an imported match's journal says what its file said (see :attr:`notation`).
+
+    ``dice_seen`` is false where the camera never read the roll and ``dice`` were inferred
+    from the boards before and after; ``flag`` says why a turn was committed in doubt (empty
+    for a turn seen plainly): the record keeps it for review. ``reviewed`` is set where a
+    reviewer set the dice after the game (an :class:`Amended` applied by
+    :func:`pibg.match.effective_events`): what the table had recorded, and why the dice were
+    set; such a turn is no longer in doubt."""
 
     kind: ClassVar[str] = "play"
     player: Color
     dice: Dice
-    play: str
-    result: Position
+    play: Play
     illegal: bool = False
     dice_seen: bool = True
     flag: str = ""
     reviewed: str = ""
+    written: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "result", _turned(self.result, self.player))
+        if self.play.result.turn is not self.player:
+            turned = _turned(self.play.result, self.player)
+            object.__setattr__(self, "play", replace(self.play, result=turned))
+        if self.written and self.written == str(self.play):
+            object.__setattr__(self, "written", "")  # the play's own notation: nothing to keep
+
+    @property
+    def result(self) -> Position:
+        """The board after the play, the mover still on roll."""
+        return self.play.result
+
+    @property
+    def notation(self) -> str:
+        """The play in gnubg notation, as the journal and what is shown write it: as its
+        record wrote it, else the play's own (``""`` for no move, or an illegal play whose
+        steps nobody saw)."""
+        return self.written or str(self.play)
 
 
 @dataclass(frozen=True, slots=True)

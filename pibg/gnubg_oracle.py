@@ -347,7 +347,8 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
         Undone,
     )
     from pibg.match import MatchState, Phase, apply
-    from pibg.moves import Dice
+    from pibg.moves import Dice, Play
+    from pibg.record import recorded
     from pibg.rules import legal_plays
 
     rng = random.Random(seed)
@@ -412,12 +413,12 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
             plays = legal_plays(pos, game.dice)
             if not plays:
                 st.no_move += 1
-                emit(Moved(me, dice, "", pos))
+                emit(Moved(me, dice, Play((), (), pos)))
                 continue
             if len(plays) > 1 and rng.random() < 0.01:
                 wrong = rng.choice(plays)
                 before = state
-                emit(Moved(me, dice, str(wrong), wrong.result))
+                emit(Moved(me, dice, recorded(pos, dice, wrong)))
                 events.append(Undone())
                 st.undos += 1
                 state = before
@@ -431,7 +432,7 @@ def random_match(seed: int, length: int | None = None, max_games: int = 4,
             st.moves += 1
             st.bar_entries += sum(1 for m in play.moves if m.src == 25)
             st.bear_offs += sum(1 for m in play.moves if m.dst == 0)
-            emit(Moved(me, dice, str(play), play.result))
+            emit(Moved(me, dice, recorded(pos, dice, play)))
         game = state.game
         assert game is not None and game.result is not None
         res = game.result

@@ -33,7 +33,7 @@ import fcntl
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
@@ -63,8 +63,9 @@ from pibg.events import (
     Undone,
 )
 from pibg.exc import JournalError, PibgError
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
+from pibg.record import read_play
 
 if TYPE_CHECKING:
     from pibg.match import MatchState
@@ -85,9 +86,10 @@ class Entry:
 
 # --- the events as JSON -----------------------------------------------------------------------
 # The one place that knows the text form of an event: colours as "white"/"black", dice as a list
-# of two numbers in the order read, boards as gnubg Position IDs with the side on roll beside
-# them (or implied: a play's and an illegal board's mover), a game from the starting position
-# as an empty Position ID.
+# of two numbers in the order read, a play in gnubg notation (as its record wrote it, where it was
+# read from one), boards as gnubg Position IDs with the side on roll beside them (or implied: a
+# play's and an illegal board's mover), a game from the starting position as an empty Position
+# ID.
 
 
 def _color_json(color: Color) -> str:
@@ -111,7 +113,7 @@ def _event_fields(event: Event) -> dict[str, Any]:
             return {"player": _color_json(player), "dice": _dice_json(dice)}
         case Moved():
             played = {"player": _color_json(event.player), "dice": _dice_json(event.dice),
-                      "play": event.play, "position_id": event.result.position_id(),
+                      "play": event.notation, "position_id": event.result.position_id(),
                       "illegal": event.illegal, "dice_seen": event.dice_seen,
                       "flag": event.flag}
             if event.reviewed:  # only a turn a reviewer set (read back from a record) has it
@@ -159,8 +161,9 @@ class _Fields:
     """The fields of one event's JSON object, each read as its type (a wrong one raises
     :class:`ValueError`, which :func:`event_from_json` reports); remembers what was read."""
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, Any], board: Position | None = None) -> None:
         self.data = data
+        self.board = board  # the board the event happens on, where the caller knows it
         self.read: set[str] = {"event", "seq", "ts"}
 
     def _get(self, key: str, default: object, types: tuple[type, ...], what: str) -> Any:
@@ -229,9 +232,14 @@ def _moved(f: _Fields) -> Moved:
     result = f.position("position_id", player)
     if result is None:
         raise ValueError("missing 'position_id' (the board after the play)")
-    return Moved(player, f.dice("dice"), f.text("play", ""), result,
-                 illegal=f.flag("illegal", False), dice_seen=f.flag("dice_seen", True),
-                 flag=f.text("flag", ""), reviewed=f.text("reviewed", ""))
+    dice, text, illegal = f.dice("dice"), f.text("play", ""), f.flag("illegal", False)
+    # the notation alone cannot say which step hit where a record did not mark it: read it
+    # against the board it was played on; without one, its steps are not known
+    play = None if f.board is None else read_play(f.board.with_turn(player), dice, text,
+                                                   result, illegal=illegal)
+    return Moved(player, dice, play or Play((), (), result), illegal=illegal,
+                 dice_seen=f.flag("dice_seen", True), flag=f.text("flag", ""),
+                 reviewed=f.text("reviewed", ""), written=text)
 
 
 def _set_up(f: _Fields) -> SetUp:
@@ -271,9 +279,14 @@ _DECODERS: dict[str, Callable[[_Fields], Event]] = {
 }
 
 
-def event_from_json(data: Mapping[str, Any]) -> Event:
+def event_from_json(data: Mapping[str, Any], board: Position | None = None) -> Event:
     """Rebuild an event from its JSON object (``seq`` and ``ts`` are the journal's, and
     ignored); a field the event had no value for in older journals takes its default.
+
+    ``board`` is the board the event happens on, as the events before it leave it
+    (:class:`Boards` follows them): a play's notation is read into its steps against it
+    (:func:`pibg.record.read_play`). A play read without it, or that the board does not
+    lead to, keeps its notation as written and has no steps.
 
     :raises JournalError: an unknown event kind, an unknown field, or a field that does not
         hold what the event needs (a colour, two dice, a Position ID...).
@@ -282,7 +295,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     decode = _DECODERS.get(str(kind))
     if decode is None:
         raise JournalError(f"unknown event {kind!r}; expected one of {sorted(_DECODERS)}")
-    fields = _Fields(data)
+    fields = _Fields(data, board)
     try:
         event = decode(fields)
     except (PibgError, TypeError, ValueError) as exc:
@@ -291,6 +304,50 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         if key not in fields.read:
             raise JournalError(f"event {kind!r} has no field {key!r}")
     return event
+
+
+class Boards:
+    """The board each event happens on, following a journal's events in order as
+    :func:`pibg.match.replay` folds them (an undo takes back the last play or cube action
+    and everything after it), without checking the rules: :func:`event_from_json` reads a
+    play's notation against it.
+
+    >>> from pibg.events import GameStarted
+    >>> boards = Boards()
+    >>> boards.follow(GameStarted())
+    >>> boards.board == Position.start()
+    True
+    """
+
+    def __init__(self) -> None:
+        #: the board now (the last play's mover still on roll), ``None`` before a game starts
+        self.board: Position | None = None
+        self._undo: list[Position | None] = []  # the board before each turn an undo takes back
+
+    def follow(self, event: Event) -> None:
+        """Move on past ``event``."""
+        match event:
+            case GameStarted(position=board) | SetUp(position=board):
+                self.board = board
+            case Moved():
+                self._undo.append(self.board)
+                self.board = event.result
+            case Doubled() | Took() | Dropped() | Beavered():
+                self._undo.append(self.board)
+            case Undone() if self._undo:
+                self.board = self._undo.pop()
+
+
+def events_from_json(objects: Iterable[Mapping[str, Any]]) -> list[Event]:
+    """The events of a journal's JSON objects in order, each read on the board the ones
+    before it leave (see :func:`event_from_json`)."""
+    boards = Boards()
+    events = []
+    for data in objects:
+        event = event_from_json(data, boards.board)
+        boards.follow(event)
+        events.append(event)
+    return events
 
 
 def encode_line(seq: int, event: Event, ts: str | None = None) -> bytes:
@@ -351,6 +408,7 @@ def _lines(path: Path, data: bytes) -> Iterator[tuple[Entry | None, int]]:
     """Each complete line's entry and where it ends; ``None`` for a torn last line."""
     pos = 0
     lineno = 0
+    boards = Boards()
     while pos < len(data):
         end = data.find(b"\n", pos)
         lineno += 1
@@ -380,9 +438,10 @@ def _lines(path: Path, data: bytes) -> Iterator[tuple[Entry | None, int]]:
         if ts is not None and not isinstance(ts, str):
             raise JournalError(f"{path}: line {lineno}: \"ts\" must be a string, found {ts!r}")
         try:
-            event = event_from_json(obj)
+            event = event_from_json(obj, boards.board)
         except JournalError as exc:
             raise JournalError(f"{path}: line {lineno}: {exc}") from exc
+        boards.follow(event)
         pos = end + 1
         yield Entry(lineno, ts, event), pos
 

@@ -39,7 +39,7 @@ from pibg.events import (
     Undone,
 )
 from pibg.exc import CubeError, InvalidMatchIdError, MatchError
-from pibg.moves import ALL_THROWS, Dice
+from pibg.moves import ALL_THROWS, Dice, Play
 from pibg.position import Color, Position, Termination
 from pibg.rules import legal_plays
 
@@ -231,10 +231,11 @@ def apply(state: MatchState, event: Event) -> MatchState:
         if not event.illegal:
             legal = legal_plays(game.position, game.dice)
             if legal and all(p.result != result for p in legal):
-                raise MatchError(f"play {event.play!r}: not a legal result for {game.dice} in "
-                                 f"{game.position.position_id()}")
+                raise MatchError(f"play {event.notation!r}: not a legal result for {game.dice} "
+                                 f"in {game.position.position_id()}")
             if not legal and result != game.position:
-                raise MatchError(f"play {event.play!r}: no legal move exists for {game.dice}")
+                raise MatchError(f"play {event.notation!r}: no legal move exists for "
+                                 f"{game.dice}")
         game = replace(game, position=result, plays=game.plays + 1)
         won = result.winner()
         if won is not None:
@@ -296,9 +297,10 @@ def effective_events(events: Iterable[Event]) -> list[Event]:
     An undo removes the last ``play`` (or cube action) and everything recorded after it, but
     never an amendment (a reviewer's, of a game already over). An amended turn is played with
     the dice set (after a ``reread`` to them where they differ from the roll recorded): its
-    ``play`` is written for them, it is no longer in doubt (``flag`` empty, ``dice_seen``)
-    and ``reviewed`` says what the table had recorded. An amendment whose turn is no longer
-    there, or no longer ends on that board (an undo took it back), is left out.
+    ``play`` is their legal play to the same board, it is no longer in doubt (``flag``
+    empty, ``dice_seen``) and ``reviewed`` says what the table had recorded. An amendment
+    whose turn is no longer there, or no longer ends on that board (an undo took it back), is
+    left out.
     """
     out: list[Event] = []
     for ev in events:
@@ -345,7 +347,7 @@ class PlayedTurn:
     def describe(self) -> str:
         """``game 2, move 7: black 3-1: 8/5 6/5`` (the dice high first)."""
         m = self.moved
-        what = "(illegal play, condoned)" if m.illegal else (m.play or "(no move)")
+        what = "(illegal play, condoned)" if m.illegal else (m.notation or "(no move)")
         return (f"game {self.game}, move {self.move}: {m.player.label} "
                 f"{_throw(m.dice)}: {what}")
 
@@ -383,15 +385,15 @@ def played_turns(events: Sequence[Event]) -> list[PlayedTurn]:
     return [replace(t, ended=True) if t.game in ended else t for t in out]
 
 
-def play_to(before: Position, dice: Dice, after: Position) -> str | None:
-    """The text of the legal play of ``dice`` from ``before`` (the mover on roll) that leads
-    to ``after``: ``""`` for no move where ``dice`` cannot be played and ``after`` is
-    ``before``; ``None`` where no legal play leads there."""
+def play_to(before: Position, dice: Dice, after: Position) -> Play | None:
+    """The legal play of ``dice`` from ``before`` (the mover on roll) that leads to ``after``:
+    no move (a play of no steps) where ``dice`` cannot be played and ``after`` is ``before``;
+    ``None`` where no legal play leads there."""
     goal = after.with_turn(before.turn)
     legal = legal_plays(before, dice)
     if not legal:
-        return "" if goal == before else None
-    return next((str(p) for p in legal if p.result == goal), None)
+        return Play((), (), before) if goal == before else None
+    return next((p for p in legal if p.result == goal), None)
 
 
 def throws_to(before: Position, after: Position, *, opening: bool = False
@@ -469,28 +471,31 @@ DICE_NOT_SEEN = "dice not seen"
 
 def amended_turn(turn: PlayedTurn, amend: Amended) -> Moved:
     """The play of ``turn`` with the dice ``amend`` sets (see :func:`effective_events`)."""
+    from pibg.record import recorded  # pibg.record imports this module
+
     m = turn.moved
-    text = play_to(turn.before, amend.dice, m.result)
-    assert text is not None, "check_amendment first"
+    play = play_to(turn.before, amend.dice, m.result)
+    assert play is not None, "check_amendment first"
     doubt = [x for x in ("" if m.dice_seen or DICE_NOT_SEEN in m.flag else DICE_NOT_SEEN,
                          f"in doubt: {m.flag}" if m.flag else "") if x]
     # set again (a record read back): what the table recorded stays, the earlier note goes
     was = m.reviewed.split(NOTE)[0] if m.reviewed else (
-        f"recorded at the table as {_throw(m.dice)}: {m.play or '(no move)'}"
+        f"recorded at the table as {_throw(m.dice)}: {m.notation or '(no move)'}"
         + (f" ({'; '.join(doubt)})" if doubt else ""))
     note = " ".join(amend.note.split())
     reviewed = f"{was}{NOTE}{note}" if note else was
-    return replace(m, dice=amend.dice, play=text, illegal=False, dice_seen=True, flag="",
-                   reviewed=reviewed)
+    return replace(m, dice=amend.dice, play=recorded(turn.before, amend.dice, play),
+                   illegal=False, dice_seen=True, flag="", reviewed=reviewed, written="")
 
 
 def amendment_text(turn: PlayedTurn, amend: Amended) -> str:
     """What ``amend`` changes, in a line: ``game 2, move 7: black 1-1 (8/7 7/6 6/5(2)) is
     now 3-1 (8/5 6/5), set after the game``."""
     m = turn.moved
-    new = play_to(turn.before, amend.dice, m.result)
+    play = play_to(turn.before, amend.dice, m.result)
+    new = "" if play is None else str(play)
     return (f"game {turn.game}, move {turn.move}: {m.player.label} {_throw(m.dice)} "
-            f"({m.play or 'no move'}) is now {_throw(amend.dice)} ({new or 'no move'}), set "
+            f"({m.notation or 'no move'}) is now {_throw(amend.dice)} ({new or 'no move'}), set "
             f"after the game")
 
 

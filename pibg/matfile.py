@@ -44,7 +44,7 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import MatchState, Phase, apply
-from pibg.moves import Dice, Play, format_moves, parse_moves
+from pibg.moves import Dice, Move, Play, parse_moves
 from pibg.position import OFF, Color
 from pibg.record import (
     Action,
@@ -54,6 +54,8 @@ from pibg.record import (
     decode_text,
     mat_view,
     match_record,
+    read_play,
+    recorded,
     resolve_any_order,
     write_atomic,
 )
@@ -255,7 +257,7 @@ class _Reader:
         self.warn(f"{player.label} rolled {dice} and no move was recorded "
                   f"({written}) though a legal one existed: the board is left as it was",
                   lineno)
-        self.emit(Moved(player, dice, "", game.position, illegal=True))
+        self.emit(Moved(player, dice, Play((), (), game.position), illegal=True))
 
 
 def _color_at(col: int) -> Color:
@@ -567,15 +569,21 @@ def _roll(r: _Reader, m: re.Match[str], col: int) -> None:
             if not text:
                 _unrecorded(r, m, dice)
                 return
-            done = apply_steps(game.position, parse_moves(text))
+            steps = parse_moves(text)
+            done = apply_steps(game.position, steps)
             if done is None:
                 raise r.fail(refusal) from exc
             r.warn(f"{player.label} {dice}: {text}: not a legal play ({exc}); kept as written")
-            r.emit(Moved(player, dice, text, done[0], illegal=True))
+            kept = Play(tuple(Move(a, b) for a, b in steps), tuple(done[1]), done[0])
+            r.emit(Moved(player, dice, kept, illegal=True, written=text))
             r.check_game_over()
             return
     assert play is not None
-    r.emit(Moved(player, dice, text, play.result))
+    # the steps as the file lists them, where they can be played so: read here, once (the
+    # journal keeps the text as the file wrote it)
+    as_listed = read_play(game.position, dice, text, play.result)
+    assert as_listed is not None, "a legal play leads there"
+    r.emit(Moved(player, dice, as_listed, written=text))
     r.check_game_over()
 
 
@@ -586,10 +594,9 @@ def _unrecorded(r: _Reader, m: re.Match[str], dice: Dice) -> None:
     written = "'????'" if m.group("unknown") else "an empty move"
     legal = legal_plays(game.position, dice)
     if len(legal) == 1:
-        play = legal[0]
-        r.warn(f"{game.turn.label} {dice}: {written}; the only legal play, "
-               f"{format_moves(play.moves, play.hits)}, is assumed")
-        r.emit(Moved(game.turn, dice, format_moves(play.moves, play.hits), play.result))
+        play = recorded(game.position, dice, legal[0])
+        r.warn(f"{game.turn.label} {dice}: {written}; the only legal play, {play}, is assumed")
+        r.emit(Moved(game.turn, dice, play))
         r.check_game_over()
         return
     r.pending = (r.lineno, written)

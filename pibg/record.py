@@ -3,7 +3,9 @@
 :func:`match_record` folds journal events (honouring undo) into a :class:`MatchRecord`, which
 the two codecs write: :mod:`pibg.matfile` (Jellyfish ``.mat``) and :mod:`pibg.sgf` (gnubg SGF).
 Both read back into events with the helpers here (:func:`apply_steps`,
-:func:`resolve_any_order`, :func:`decode_text`), and both write through :func:`write_atomic`.
+:func:`resolve_any_order`, :func:`read_play`, :func:`decode_text`), and both write through
+:func:`write_atomic`. A play's steps are listed once, as a record lists them
+(:func:`recorded`), and every reader takes them from its event.
 """
 
 from __future__ import annotations
@@ -146,43 +148,56 @@ def apply_steps(pos: Position, steps: Sequence[tuple[int, int]], dice: Dice | No
     return result, hits
 
 
-def legal_steps(before: Position, dice: tuple[int, int], text: str, after: Position
-                ) -> tuple[tuple[Move, ...], tuple[bool, ...]] | None:
-    """The single steps of a legal play from ``before`` to ``after``: as written when the
-    text is one step per die in a playable order (as ``.mat`` files are), else in an order
-    the rules engine finds; ``None`` where no legal play of ``dice`` leads there."""
-    try:
-        segments = parse_moves(text)
-    except PibgError:
-        segments = ()
-    d = Dice.of(dice)
-    if segments:
-        done = apply_steps(before, segments, d)
+def listed(before: Position, dice: Dice, steps: Sequence[tuple[int, int]], after: Position
+           ) -> Play | None:
+    """The play of ``dice`` from ``before`` to ``after`` with its steps as a record lists
+    them: ``steps`` as they are where each is one die and they can be played in that order
+    (as ``.mat`` files list them), else as the rules engine plays the throw, high die first;
+    ``None`` where neither leads there."""
+    d = Dice(dice.high, dice.low)
+    if steps:
+        done = apply_steps(before, steps, d)
         if done is not None and done[0] == after:
-            return tuple(Move(s, t) for s, t in segments), tuple(done[1])
+            return Play(tuple(Move(s, t) for s, t in steps), tuple(done[1]), done[0])
     legal = legal_plays(before, d)
     for play in legal:
         if play.result == after:
-            return play.moves, play.hits
+            return play
     if not legal and after == before:
-        return (), ()
+        return Play((), (), before)
     return None
 
 
-def play_steps(before: Position, dice: tuple[int, int], text: str, after: Position
-               ) -> tuple[tuple[Move, ...], tuple[bool, ...]]:
-    """:func:`legal_steps`, or for a play no legal one explains (an illegal play that
-    stood) the written hops as they are."""
-    legal = legal_steps(before, dice, text, after)
-    if legal is not None:
-        return legal
+def read_play(before: Position, dice: Dice, text: str, after: Position, *,
+              illegal: bool = False) -> Play | None:
+    """The play that ``text``, in gnubg notation, writes from ``before`` to ``after`` (as
+    :func:`listed` lists it; text that does not parse, as the rules engine plays it). An
+    ``illegal`` play keeps the steps as written, each a hop of the text (which may span
+    several dice), where they lead there, and else has none. ``None`` where no legal play
+    leads there (for an ``illegal`` one: where the steps written do not).
+
+    Reading a record (:mod:`pibg.matfile`, :mod:`pibg.sgf`) or a journal
+    (:mod:`pibg.journal`) turns a play's text into its steps here, once."""
     try:
         segments = parse_moves(text)
     except PibgError:
         segments = ()
-    done = apply_steps(before, segments) if segments else None
-    hits = tuple(done[1]) if done else tuple(False for _ in segments)
-    return tuple(Move(s, t) for s, t in segments), hits
+    if not illegal:
+        return listed(before, dice, segments, after)
+    if not segments:
+        return Play((), (), after)
+    done = apply_steps(before, segments)
+    if done is None or done[0] != after:
+        return None
+    return Play(tuple(Move(s, t) for s, t in segments), tuple(done[1]), done[0])
+
+
+def recorded(before: Position, dice: Dice, play: Play) -> Play:
+    """``play``, a legal play of ``dice`` from ``before``, with its steps as a record lists
+    them: as its notation lists them (:func:`listed`). The notation is all a journal keeps
+    of the steps, so a play is recorded this way: the journal reads back the very play the
+    table recorded, and the files written from either list the same steps."""
+    return read_play(before, dice, str(play), play.result) or play
 
 
 def resolve_any_order(before: Position, dice: Dice | tuple[int, int], text: str) -> Play:
@@ -252,17 +267,20 @@ def match_record(events: Iterable[Event]) -> MatchRecord:
             player = before.turn
             after = ev.result
             dice = (ev.dice.high, ev.dice.low)
-            if ev.illegal and not ev.play.strip() and after == before.position:
+            if ev.illegal and not ev.notation and after == before.position:
                 # a move never recorded: the files say the roll alone, as they were read
                 rec.actions.append(Action("roll", player, before.position, dice))
                 continue
-            legal = legal_steps(before.position, dice, ev.play, after)
-            if legal is None:  # an illegal play that stood
+            # an illegal play is written as the steps it was written with where the dice
+            # play them so, else as a legal play to its board where one leads there
+            play = listed(before.position, ev.dice, [(m.src, m.dst) for m in ev.play.moves],
+                          after) if ev.illegal else ev.play
+            if play is None:  # an illegal play that stood
                 _adopt(rec, before, after.swap_turn(), ev, f"event {i + 1} (game {len(games)})",
                        warnings)
             else:
-                rec.actions.append(Action("move", player, before.position, dice, *legal,
-                                          after=after, comment=move_comment(ev),
+                rec.actions.append(Action("move", player, before.position, dice, play.moves,
+                                          play.hits, after=after, comment=move_comment(ev),
                                           seen=ev.dice_seen))
         elif isinstance(ev, Doubled):
             rec.actions.append(Action("double", before.turn, before.position,
@@ -692,11 +710,12 @@ __all__ = [
     "MatchRecord",
     "apply_steps",
     "decode_text",
-    "legal_steps",
+    "listed",
     "mat_view",
     "match_record",
     "move_comment",
-    "play_steps",
+    "read_play",
+    "recorded",
     "resolve_any_order",
     "sgf_view",
     "write_atomic",

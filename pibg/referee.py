@@ -84,6 +84,7 @@ from pibg.match import MatchState, Phase, amendment_text, apply, check_amendment
 from pibg.moves import Dice, Play
 from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
+from pibg.record import recorded
 from pibg.rules import legal_plays
 
 
@@ -741,13 +742,14 @@ def _apply_verdict(st: RefereeState, before: Position, v: Verdict, out: _Out, *,
             out.say.append(f"put right by {_name(st, mover)}")
         if v.outcome is Outcome.PLAY:
             assert v.play is not None
-            text, result = str(v.play), v.play.result
+            play = recorded(before, roll, v.play)
             points = tuple(sorted({p for m in v.play.moves for p in (m.src, m.dst)}))
             last = to_white_points(points, mover)
         else:
-            text, result, last = "", before, ()
-        st = _record(st, Moved(player=mover, dice=roll, play=text, result=result,
-                               dice_seen=dice_seen, flag=flag), out)
+            play, last = Play((), (), before), ()
+        text = str(play)
+        st = _record(st, Moved(player=mover, dice=roll, play=play, dice_seen=dice_seen,
+                               flag=flag), out)
         why_text = f" ({flag})" if flag else ""
         out.say.append(f"{_name(st, mover)} {roll.high}-{roll.low}: "
                        f"{text or 'no legal move, the turn passes'}{why_text}")
@@ -838,9 +840,10 @@ def _adopt(st: RefereeState, a: doubt.Adoption, obs: BoardObservation, out: _Out
             st = _record(st, Rolled(player=mover, dice=roll), out)
         elif g.dice is not None and (g.dice.high, g.dice.low) != (roll.high, roll.low):
             st = _record(st, Reread(player=mover, dice=roll), out)
+        play = recorded(g.position.with_turn(mover), roll, play)
         text = str(play)
-        st = _record(st, Moved(player=mover, dice=roll, play=text, result=play.result,
-                               dice_seen=turn.dice_seen, flag=turn.flag), out)
+        st = _record(st, Moved(player=mover, dice=roll, play=play, dice_seen=turn.dice_seen,
+                               flag=turn.flag), out)
         if i == len(a.turns) - 1 and not turn.dice_seen:
             st = replace(st, alternatives=a.alternatives)
         why_text = f" ({turn.flag})" if turn.flag else ""
@@ -924,7 +927,7 @@ def _stands(st: RefereeState, obs: BoardObservation, out: _Out, h: Hypothesis
     flag = (f"dice not seen; one checker off {turn.roll.high}-{turn.roll.low} {turn.play}: "
             "the play stands (the opponent threw on it)")
     st = _record(st, Rolled(player=mover, dice=turn.roll), out)
-    st = _record(st, Moved(player=mover, dice=turn.roll, play="", result=seen, illegal=True,
+    st = _record(st, Moved(player=mover, dice=turn.roll, play=Play((), (), seen), illegal=True,
                            dice_seen=False, flag=flag), out)
     out.say.append(f"{_name(st, mover)} played a board one checker off {turn.play} with dice "
                    "not seen: it stands, marked for review")
@@ -1076,7 +1079,7 @@ def _condone(st: RefereeState, out: _Out, *, flag: str = "") -> RefereeState:
         st = replace(st, opening=False)
         g = st.match.game
         assert g is not None
-    st = _record(st, Moved(player=mover, dice=roll, play="", result=seen, illegal=True,
+    st = _record(st, Moved(player=mover, dice=roll, play=Play((), (), seen), illegal=True,
                            flag=flag), out)
     out.say.append(f"illegal play condoned by {_name(st, mover.other)}"
                    + (f" ({flag})" if flag else ""))
@@ -1162,12 +1165,13 @@ def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
     g = st.match.game
     assert g is not None
     before = g.position
-    play = next((p for p in legal_plays(before, roll)
-                 if p.result == last.result), None)
-    text = str(play) if play is not None else last.play
-    flag = f"dice set by undo: {roll.high}-{roll.low}, the board unchanged"
-    st = _record(st, replace(last, dice=roll, play=text, flag=flag), out)
-    out.say.append(f"dice set right: {roll.high}-{roll.low} ({text})"
+    moved = replace(last, dice=roll, flag=f"dice set by undo: {roll.high}-{roll.low}, the "
+                                          f"board unchanged")
+    legal = next((p for p in legal_plays(before, roll) if p.result == last.result), None)
+    if legal is not None:
+        moved = replace(moved, play=recorded(before, roll, legal), written="")
+    st = _record(st, moved, out)
+    out.say.append(f"dice set right: {roll.high}-{roll.low} ({moved.notation})"
                    + ("; undo for other dice" if rest else ""))
     st = replace(st, alternatives=rest, verdict=None, last_points=())
     return _after_move(replace(st, mode=Mode.MOVING), out)

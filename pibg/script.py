@@ -281,7 +281,7 @@ def attentive(state: RefereeState, scene: Scene) -> list[ButtonPress]:
         played = [e for e in this_game if isinstance(e, (Moved, Rolled))]
         last = played[-1] if played else None
         if (isinstance(last, Moved) and last.player is scene.mover and not last.illegal
-                and last.play
+                and last.play.moves
                 and (last.dice.high, last.dice.low) != (scene.roll.high, scene.roll.low)
                 and state.mode is not Mode.RESYNC and shows(last.result)):
             return [ButtonPress("undo")]  # the play on the board, recorded with other dice

@@ -26,6 +26,7 @@ from pibg.events import (
 from pibg.match import MatchState, Phase, apply
 from pibg.moves import Dice, Play
 from pibg.position import Color
+from pibg.record import recorded
 from pibg.rules import legal_plays
 
 
@@ -93,9 +94,9 @@ def random_match(seed: int, settings: MatchSettings | None = None, *,
                 # random players can block each other for ever: after 150 plays both race home
                 style = styles[int(mover is Color.BLACK)] if g.plays < 150 else "racer"
                 p = _pick(plays, style, rng)
-                rec(Moved(player=mover, dice=g.dice, play=str(p), result=p.result))
+                rec(Moved(player=mover, dice=g.dice, play=recorded(g.position, g.dice, p)))
             else:
-                rec(Moved(player=mover, dice=g.dice, play="", result=g.position))
+                rec(Moved(player=mover, dice=g.dice, play=Play((), (), g.position)))
     if state.over:
         winner = state.winner
         assert winner is not None

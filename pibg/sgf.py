@@ -45,13 +45,14 @@ from pibg.events import (
 )
 from pibg.exc import PibgError, RecordError
 from pibg.match import GameState, MatchState, Phase, apply
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import BAR, OFF, Color, Position
 from pibg.record import (
     Action,
     GameRecord,
     MatchRecord,
     apply_steps,
+    listed,
     match_record,
     sgf_view,
     write_atomic,
@@ -380,8 +381,8 @@ class _SgfReader:
             raise self.fail(off, f"{what} (not allowed with strict reading)")
         self.warnings.append(f"{self.name}: line {line}: {what}")
         self.events.append(Noted(f"line {line}: {what}"))
-        self.emit(Moved(game.turn, Dice(game.dice.high, game.dice.low), "", game.position,
-                        illegal=True), off)
+        self.emit(Moved(game.turn, Dice(game.dice.high, game.dice.low),
+                        Play((), (), game.position), illegal=True), off)
 
     def action(self, player: Color, value: str, first: bool, off: int,
                comment: str = "") -> None:
@@ -430,8 +431,12 @@ class _SgfReader:
         # "dice set after the game by a reviewer: 3-1; recorded at the table as ..."
         reviewed = next((x[len(REVIEWED):].partition("; ")[2] or "set after the game"
                          for x in lines if x.startswith(REVIEWED)), "")
-        self.emit(Moved(player, dice, text, play.result, dice_seen=DICE_NOT_SEEN not in lines,
-                        flag=flag, reviewed=reviewed), off)
+        # the steps as the file lists them, where they can be played so; the text is the
+        # journal's (it has always kept an .sgf's steps so)
+        as_listed = listed(self.game.position, dice, steps, play.result)
+        assert as_listed is not None, "a legal play leads there"
+        self.emit(Moved(player, dice, as_listed, dice_seen=DICE_NOT_SEEN not in lines,
+                        flag=flag, reviewed=reviewed, written=text), off)
 
     def finish(self, root: dict[str, list[str]], off: int) -> None:
         res = root.get("RE", [""])[0].strip()

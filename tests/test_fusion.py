@@ -104,7 +104,7 @@ def test_referee_outvotes_one_misread_frame():
         st = res.state
         evs += res.events
     assert st.mode is Mode.TO_ROLL
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
     assert not any(isinstance(e, IllegalFlagged) for e in evs)
 
 

@@ -29,7 +29,7 @@ from pibg.match import (
     encode_fields,
     replay,
 )
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
 from pibg.rules import legal_plays, resolve
 
@@ -43,8 +43,7 @@ def test_opening_roll_and_a_play():
     st_ = replay(events)
     assert st_.game and st_.game.phase is Phase.MOVE and st_.game.turn is Color.WHITE
     play = resolve(st_.game.position, (3, 1), "8/5 6/5")
-    events.append(Moved(player=Color.WHITE, dice=Dice(3, 1), play=str(play),
-                        result=play.result))
+    events.append(Moved(player=Color.WHITE, dice=Dice(3, 1), play=play))
     st2 = replay(events)
     assert st2.game and st2.game.turn is Color.BLACK and st2.game.phase is Phase.ROLL
 
@@ -53,18 +52,17 @@ def test_illegal_result_is_refused():
     events = [*_start(), OpeningRoll(white=3, black=1)]
     bogus = Position.start()  # nothing moved
     with pytest.raises(MatchError, match="not a legal result"):
-        replay([*events, Moved(player=Color.WHITE, dice=Dice(3, 1), play="", result=bogus)])
-    # a condoned illegal play is kept as played
-    st_ = replay([*events, Moved(player=Color.WHITE, dice=Dice(3, 1), play="", result=bogus,
-                                 illegal=True)])
+        replay([*events, Moved(player=Color.WHITE, dice=Dice(3, 1), play=Play((), (), bogus))])
+    # a condoned illegal play is kept as played: its board, its steps not known
+    st_ = replay([*events, Moved(player=Color.WHITE, dice=Dice(3, 1),
+                                 play=Play((), (), bogus), illegal=True)])
     assert st_.game and st_.game.turn is Color.BLACK
 
 
 def _to_black_roll() -> list:
     events = [*_start(), OpeningRoll(white=3, black=1)]
     p = resolve(Position.start(), (3, 1), "8/5 6/5")
-    events.append(Moved(player=Color.WHITE, dice=Dice(3, 1), play=str(p),
-                        result=p.result))
+    events.append(Moved(player=Color.WHITE, dice=Dice(3, 1), play=p))
     return events
 
 
@@ -78,8 +76,7 @@ def test_double_take_drop():
         g = replay(events).game
         assert g is not None
         p = legal_plays(g.position, dice)[0]
-        events.append(Moved(player=player, dice=dice, play=str(p),
-                            result=p.result))
+        events.append(Moved(player=player, dice=dice, play=p))
     with pytest.raises(CubeError, match="owned by white"):
         replay([*events, Doubled(player=Color.BLACK)])
     events = _to_black_roll()
@@ -123,8 +120,7 @@ def test_crawford_game_forbids_doubling():
     assert st_.game and st_.game.crawford
     st_ = apply(st_, OpeningRoll(white=1, black=3))
     p = legal_plays(st_.game.position, (1, 3))[0]
-    st_ = apply(st_, Moved(player=Color.BLACK, dice=Dice(1, 3), play=str(p),
-                           result=p.result))
+    st_ = apply(st_, Moved(player=Color.BLACK, dice=Dice(1, 3), play=p))
     with pytest.raises(CubeError, match="Crawford"):
         apply(st_, Doubled(player=Color.WHITE))
 
@@ -190,8 +186,8 @@ def test_plays_and_agreeing_prefix():
     from pibg.match import agreeing, plays
 
     x, y = Position.start(), Position.start(Color.BLACK)
-    a = _Moved(player=Color.WHITE, dice=Dice(1, 3), play="8/5 6/5", result=x)
-    b = _Moved(player=Color.BLACK, dice=Dice(6, 4), play="24/14", result=y)
+    a = _Moved(player=Color.WHITE, dice=Dice(1, 3), play=Play((), (), x))
+    b = _Moved(player=Color.BLACK, dice=Dice(6, 4), play=Play((), (), y))
     assert plays([a, b, _Undone()]) == [(Color.WHITE, Dice(3, 1), x)]
     assert agreeing([1, 2, 3], [1, 2, 4, 5]) == 2
     assert agreeing([], [1]) == 0

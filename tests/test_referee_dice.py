@@ -46,7 +46,7 @@ def _after_opening():
     st, _, _ = _feed(st, 2, BoardObservation.exact(START.signed(), dice=_dice(3, 1)))
     after = resolve(START, (3, 1), "8/5 6/5").result
     st, evs, _ = _feed(st, 4, BoardObservation.exact(after.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
     return st, after.with_turn(Color.BLACK)
 
 
@@ -70,7 +70,7 @@ def test_dice_read_again_before_the_move_replaces_the_roll():
     assert st.mode is Mode.MOVING and st.dice is not None and st.dice.high == 6
     moved = resolve(black, (6, 3), "24/18 13/10").result
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
     game = replay(st.events).game
     assert game is not None and game.turn is Color.WHITE
     stats = dice_stats(st.events)
@@ -88,7 +88,7 @@ def test_confident_misread_is_flagged_and_confirm_sets_the_dice_right():
     assert [type(e) for e in res.events] == [Reread, Moved]
     mv = res.events[1]
     assert isinstance(mv, Moved) and mv.dice == Dice(6, 3) and not mv.illegal
-    assert mv.play == "24/18 13/10"
+    assert str(mv.play) == "24/18 13/10"
     assert res.state.mode is Mode.TO_ROLL
 
 
@@ -103,7 +103,7 @@ def test_unsure_misread_is_settled_by_the_board_and_marked():
     assert not [e for e in evs if isinstance(e, IllegalFlagged)]
     assert [type(e) for e in evs] == [Reread, Moved]
     mv = evs[1]
-    assert isinstance(mv, Moved) and mv.dice == Dice(6, 3) and mv.play == "24/18 13/10"
+    assert isinstance(mv, Moved) and mv.dice == Dice(6, 3) and str(mv.play) == "24/18 13/10"
     assert not mv.dice_seen and "dice read 5-3 unsurely" in mv.flag
     assert any("24/18 13/10 (dice read 5-3 unsurely" in line for line in say)
 
@@ -131,7 +131,7 @@ def test_opening_roll_misread_fixed_by_confirm():
     res = step(st, Press(6, "confirm"))
     opening = [e for e in res.events if isinstance(e, OpeningRoll)]
     assert opening == [OpeningRoll(white=3, black=1)]
-    assert [e.play for e in res.events if isinstance(e, Moved)] == ["8/5 6/5"]
+    assert [str(e.play) for e in res.events if isinstance(e, Moved)] == ["8/5 6/5"]
 
 
 def test_board_misread_at_the_throw_does_not_lose_the_turn():
@@ -145,7 +145,7 @@ def test_board_misread_at_the_throw_does_not_lose_the_turn():
     assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(6, 4)]
     moved = resolve(black, (6, 4), "24/14").result
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/14"]
     assert st.mode is Mode.TO_ROLL
 
 
@@ -164,7 +164,7 @@ def test_knocked_checker_left_off_is_not_taken_for_a_play():
     st, evs, _ = _feed(st, 8, BoardObservation.exact(knocked(moved.signed())))
     assert st.mode is Mode.RESYNC and not any(isinstance(e, Moved) for e in evs)
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/14"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/14"]
 
 
 def test_die_read_as_cocked_then_played_is_settled_by_the_board():
@@ -191,7 +191,7 @@ def test_dice_after_an_unseen_move_are_not_taken_for_the_player_on_turn():
     rolls = [(e.player, e.dice) for e in evs if isinstance(e, Rolled)]
     assert rolls == [(Color.BLACK, Dice(6, 3)), (Color.WHITE, Dice(4, 2))]
     mv = next(e for e in evs if isinstance(e, Moved))
-    assert mv.play == "24/18 13/10" and not mv.dice_seen
+    assert str(mv.play) == "24/18 13/10" and not mv.dice_seen
     assert st.mode is Mode.MOVING
 
 
@@ -213,7 +213,7 @@ def test_a_turn_settled_by_the_board_then_taken_back_with_undo():
     st, _, _ = _feed(st, 6, BoardObservation.exact(black.signed(), dice=cocked))
     moved = resolve(black, (6, 3), "24/18 13/10").result
     st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/18 13/10"]
     # the player takes the move back and throws again: no legal turn makes that board, so
     # it is shown, not guessed; undo takes the recorded turn back and the throw is taken
     st, evs, _ = _feed(st, 10, BoardObservation.exact(black.signed(), dice=_dice(5, 2)))
@@ -254,7 +254,7 @@ def test_one_die_not_found_then_played_is_settled_by_the_board():
     moved = resolve(black, (3, 1), "24/23 13/10").result
     st, evs, say = _feed(st, 8, BoardObservation.exact(moved.signed()))
     assert evs[0] == Rolled(Color.BLACK, Dice(3, 1))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["24/23 13/10"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/23 13/10"]
     assert any("dice read 3 unsurely" in line for line in say)
 
 
@@ -282,7 +282,7 @@ def test_a_die_still_lying_where_it_fell_means_the_turn_is_not_over():
     assert any(isinstance(e, IllegalFlagged) for e in evs2)
     moved = resolve(black, (5, 3), "13/8 6/3").result
     st, evs, _ = _feed(st, 10, BoardObservation.exact(moved.signed()))
-    assert [e.play for e in evs if isinstance(e, Moved)] == ["13/8 6/3"]
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["13/8 6/3"]
 
 
 def test_a_play_made_with_dice_nobody_saw_is_settled_by_the_board():
@@ -342,7 +342,7 @@ def test_a_pass_with_a_die_not_found_is_asked_about():
     res = step(st, Press(15, "confirm"))
     assert res.events[0] == Rolled(Color.BLACK, Dice(5, 2))
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.player is Color.BLACK and mv.play == "" and mv.dice == Dice(5, 2)
+    assert mv.player is Color.BLACK and not mv.play.moves and mv.dice == Dice(5, 2)
     assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
     assert res.state.match.game.turn is Color.WHITE
 
@@ -372,7 +372,8 @@ def test_a_pass_with_dice_read_that_could_move_offers_the_throws_that_cannot():
     res = step(st, Press(18, "confirm"))
     assert res.events[0] == Reread(Color.BLACK, Dice(4, 4))
     mv = next(e for e in res.events if isinstance(e, Moved))
-    assert mv.player is Color.BLACK and mv.play == "" and mv.dice == Dice(4, 4) and not mv.illegal
+    assert mv.player is Color.BLACK and not mv.play.moves and mv.dice == Dice(4, 4)
+    assert not mv.illegal
     assert res.state.mode is Mode.TO_ROLL and res.state.match.game is not None
     assert res.state.match.game.turn is Color.WHITE
 
@@ -474,7 +475,8 @@ def test_an_unseen_pass_then_a_play_is_followed_not_resynced():
     after[12], after[4] = 1, 4  # White's 13/7 7/5
     st, evs, say = _feed(st, 10, BoardObservation.exact(after, bar=(0, 1)))
     moved = [e for e in evs if isinstance(e, Moved)]
-    assert [(m.player, m.play) for m in moved] == [(Color.BLACK, ""), (Color.WHITE, "13/5")]
+    assert [(m.player, str(m.play)) for m in moved] == [(Color.BLACK, ""),
+                                                        (Color.WHITE, "13/5")]
     assert "another history reaches the same board" in moved[0].flag
     assert "another history" not in moved[1].flag  # each turn's own reasons only
     assert moved[1].flag.count("dice not seen") == 1

@@ -72,7 +72,7 @@ def move_list(events: tuple[Event, ...] | list[Event]) -> list[dict[str, Any]]:
             continue
         entry: dict[str, Any] | None = None
         if isinstance(ev, Moved):
-            text = ev.play or "(no move)"
+            text = ev.notation or "(no move)"
             if ev.illegal:
                 text = "(illegal play, condoned)"
             turn = turns.get(i)

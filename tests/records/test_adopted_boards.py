@@ -31,9 +31,9 @@ from pibg.gnubg_oracle import check_with_gnubg
 from pibg.journal import Journal
 from pibg.match import MatchState, apply, effective_events, replay
 from pibg.matfile import dumps_mat, parse_mat, read_mat
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
-from pibg.record import DICE_NOT_SEEN, REFITTED, MatchRecord, mat_view, match_record
+from pibg.record import DICE_NOT_SEEN, REFITTED, MatchRecord, mat_view, match_record, recorded
 from pibg.refit import Turn, closest_play, fit_turns
 from pibg.rules import legal_plays, resolve
 from pibg.sgf import dumps_sgf, parse_sgf
@@ -146,8 +146,7 @@ class _Table:
         who = self.board.turn
         if roll:
             self.add(Rolled(who, d))
-        p = resolve(self.board, d, text)
-        self.add(Moved(who, d, text, p.result))
+        self.add(Moved(who, d, recorded(self.board, d, resolve(self.board, d, text))))
 
     def first(self, dice: tuple[int, int], text: str) -> None:
         self.add(OpeningRoll(white=dice[0], black=dice[1]))
@@ -160,8 +159,8 @@ class _Table:
             who = self.board.turn
             self.add(Rolled(who, d))
             plays = legal_plays(self.board, d)
-            result = plays[0].result if plays else self.board
-            self.add(Moved(who, d, str(plays[0]) if plays else "", result))
+            play = recorded(self.board, d, plays[0]) if plays else Play((), (), self.board)
+            self.add(Moved(who, d, play))
 
 
 def _shift(pos: Position, color: Color, src: int, dst: int) -> Position:
@@ -178,7 +177,7 @@ def _illegal_stood() -> tuple[_Table, Position]:
     t = _Table()
     t.add(OpeningRoll(white=3, black=1))
     illegal = _shift(_shift(t.board, W, 13, 9), W, 6, 5)
-    t.add(Moved(W, Dice(3, 1), "", illegal, illegal=True, flag="condoned"))
+    t.add(Moved(W, Dice(3, 1), Play((), (), illegal), illegal=True, flag="condoned"))
     t.play((6, 4), "24/14")
     t.play((4, 2), "9/5 13/11")  # the checker the illegal play brought to 9
     t.go_on([(5, 2), (6, 6), (3, 3), (2, 1)])
@@ -287,7 +286,7 @@ def _stood_unseen() -> tuple[_Table, Position]:
     t.play((5, 2), "13/8 13/11")
     t.add(Rolled(W, Dice(6, 4)))
     board = _shift(resolve(t.board, Dice(6, 4), "24/14").result, W, 6, 4)
-    t.add(Moved(W, Dice(6, 4), "", board, illegal=True, dice_seen=False,
+    t.add(Moved(W, Dice(6, 4), Play((), (), board), illegal=True, dice_seen=False,
                 flag="dice not seen; one checker off 6-4 24/14: the play stands"))
     t.go_on([(4, 1), (3, 2), (6, 5)])
     t.add(Resigned(W, 1))
@@ -317,7 +316,7 @@ def _ended_by_illegal_play() -> _Table:
     t.play((2, 1), "7/5 2/1")  # Black
     t.add(Rolled(W, Dice(2, 1)))
     done = Position((0,) * 25, t.board.black, W)
-    t.add(Moved(W, Dice(2, 1), "", done, illegal=True, flag="condoned"))
+    t.add(Moved(W, Dice(2, 1), Play((), (), done), illegal=True, flag="condoned"))
     return t
 
 
@@ -343,7 +342,7 @@ def _cut_short() -> _Table:
         who = t.board.turn
         t.add(Rolled(who, d))
         best = min(legal_plays(t.board, d), key=lambda p: p.result.pips(who))
-        t.add(Moved(who, d, str(best), best.result))
+        t.add(Moved(who, d, recorded(t.board, d, best)))
     bumped = Position((2, 0, 0, 0, 0, 3) + (0,) * 19, t.board.black, W)
     t.add(SetUp(bumped))
     t.play((2, 1), "6/4 6/5")

@@ -34,7 +34,7 @@ from pibg.match import (
     turns_in_doubt,
 )
 from pibg.matfile import dumps_mat, read_mat
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
 from pibg.record import REVIEWED, match_record
 from pibg.rules import resolve
@@ -149,7 +149,8 @@ def test_a_condoned_illegal_play_no_throw_makes_cannot_be_set(flagged) -> None:
     turn = played_turns(effective_events(events))[1]
     i = next(k for k, ev in enumerate(events) if ev is turn.moved)
     # the play stood without a checker moved, where every throw has a legal play
-    events[i] = replace(turn.moved, result=turn.before, play="", illegal=True, flag="condoned")
+    events[i] = replace(turn.moved, play=Play((), (), turn.before), illegal=True,
+                        flag="condoned")
     assert throws_to(turn.before, turn.before) == ()  # every throw here has a legal play
     text = _refusal(events, Amended(turn.game, turn.move, Dice(3, 1)))
     assert "no throw's legal play makes the board" in text and "stands as recorded" in text
@@ -232,10 +233,10 @@ def test_an_undo_never_takes_an_amendment_back(flagged) -> None:
 
 def test_an_amendment_whose_turn_was_taken_back_is_left_out() -> None:
     start = Position.start()
-    after = resolve(start, (3, 1), "8/5 6/5").result
+    play = resolve(start, (3, 1), "8/5 6/5")
     events: list[Event] = [MatchStarted(MatchSettings(length=1)), GameStarted(),
                            OpeningRoll(3, 1),
-                           Moved(Color.WHITE, Dice(3, 1), "8/5 6/5", after, dice_seen=False),
+                           Moved(Color.WHITE, Dice(3, 1), play, dice_seen=False),
                            Undone(), Amended(1, 1, Dice(3, 1))]
     assert effective_events(events) == events[:3]
 

@@ -1,6 +1,7 @@
 """The events' text form, read and written in pibg.journal alone: every kind encodes and
-decodes back equal, lines from older journals read with their defaults, and a line that does
-not hold what its event needs is refused with the field named."""
+decodes back equal (a play's notation read into its steps against the board it was played on),
+lines from older journals read with their defaults, and a line that does not hold what its
+event needs is refused with the field named."""
 
 from __future__ import annotations
 
@@ -35,14 +36,23 @@ from pibg.events import (
 )
 from pibg.exc import JournalError
 from pibg.gnubg_oracle import random_match
-from pibg.journal import event_from_json, event_to_json
-from pibg.moves import Dice
+from pibg.journal import event_from_json, event_to_json, events_from_json
+from pibg.moves import Dice, Move, Play
 from pibg.position import Color, Position
+from pibg.record import read_play, recorded
 from pibg.rules import resolve
 
 W, B = Color.WHITE, Color.BLACK
-AFTER = resolve(Position.start(), (3, 1), "8/5 6/5").result
+START = Position.start()
+PLAY = recorded(START, Dice(1, 3), resolve(START, (1, 3), "8/5 6/5"))
+AFTER = PLAY.result
 SET_UP = Position.from_id("4HPwATDgc/ABMA", B)
+#: a play as another program's .mat wrote it (not in the notation's order), and an illegal one
+#: read tolerantly, kept with the steps written
+WRITTEN = read_play(START, Dice(3, 1), "6/5 8/5", AFTER)
+ILLEGAL = read_play(START, Dice(3, 1), "8/5 6/4", resolve(START, (2, 3), "8/5 6/4").result,
+                    illegal=True)
+assert WRITTEN is not None and ILLEGAL is not None
 
 #: every kind, and the values that take another path through the codec
 EVENTS: list[Event] = [
@@ -59,9 +69,13 @@ EVENTS: list[Event] = [
     Rolled(B, Dice(2, 6)),
     Rolled(W, Dice(6, 2)),
     Reread(B, Dice(5, 5)),
-    Moved(W, Dice(1, 3), "8/5 6/5", AFTER),
-    Moved(B, Dice(6, 4), "", SET_UP, illegal=True, dice_seen=False, flag="why, with ünïcode"),
-    Moved(W, Dice(1, 1), "8/7(2) 6/5(2)", AFTER, reviewed="recorded at the table as 3-1"),
+    Moved(W, Dice(1, 3), PLAY),
+    Moved(W, Dice(3, 1), WRITTEN, written="6/5 8/5"),
+    Moved(W, Dice(3, 1), ILLEGAL, illegal=True, written="8/5 6/4"),
+    Moved(B, Dice(6, 4), Play((), (), SET_UP), illegal=True, dice_seen=False,
+          flag="why, with ünïcode"),
+    Moved(W, Dice(1, 1), recorded(START, Dice(1, 1), resolve(START, (1, 1), "8/7(2) 6/5(2)")),
+          reviewed="recorded at the table as 3-1"),
     Doubled(B),
     Took(W),
     Dropped(W),
@@ -94,18 +108,47 @@ def test_every_kind_encodes_and_decodes_back_equal(event: Event) -> None:
     data = event_to_json(event)
     assert data["event"] == event.kind
     text = json.dumps(data, ensure_ascii=False)
-    assert event_from_json(json.loads(text)) == event
+    # the events above are played on the starting position
+    assert event_from_json(json.loads(text), START) == event
 
 
-def test_a_whole_match_decodes_back_equal() -> None:
-    events = [*random_match(5)[0], *selfplay.random_match(3, MatchSettings(length=3))]
-    assert [event_from_json(json.loads(json.dumps(event_to_json(ev)))) for ev in events] == events
+@pytest.mark.parametrize("seed", [5, 11])
+def test_a_whole_match_decodes_back_equal(seed: int) -> None:
+    # undos, dances, hits and bear-offs: every play read on the board the events before it
+    # leave, into the very play recorded
+    for events in (random_match(seed)[0], selfplay.random_match(seed, MatchSettings(length=3))):
+        back = events_from_json(json.loads(json.dumps(event_to_json(ev))) for ev in events)
+        assert back == events
+        assert [ev.play for ev in back if isinstance(ev, Moved)] == [
+            ev.play for ev in events if isinstance(ev, Moved)]
+
+
+def test_a_play_is_its_steps_and_its_notation_is_text_only_in_the_journal() -> None:
+    board = resolve(START, (6, 4), "24/18 13/9").result.swap_turn()  # Black on roll
+    moved = Moved(B, Dice(6, 1), recorded(board, Dice(6, 1), resolve(board, (6, 1), "13/7*/6")))
+    assert moved.play.moves == (Move(13, 7), Move(7, 6)) and moved.play.hits == (True, False)
+    data = event_to_json(moved)
+    assert data["play"] == "13/7*/6" == moved.notation
+    assert event_from_json(data, board) == moved
+    # a record that did not mark the hit: the board it was played on says where it hit
+    unmarked = {**data, "play": "13/7 7/6"}
+    read = event_from_json(unmarked, board)
+    assert isinstance(read, Moved) and read.play == moved.play and read.written == "13/7 7/6"
+    assert event_to_json(read) == unmarked
+    # read alone, the line keeps its text and nothing is guessed: its steps are not known
+    alone = event_from_json(unmarked)
+    assert isinstance(alone, Moved) and alone.play == Play((), (), moved.result)
+    assert alone.notation == "13/7 7/6" and event_to_json(alone) == unmarked
 
 
 def test_the_text_form() -> None:
-    assert event_to_json(Moved(B, Dice(2, 6), "24/18 13/11", SET_UP, dice_seen=False)) == {
+    play = resolve(SET_UP, (2, 6), "24/18 13/11")
+    assert event_to_json(Moved(B, Dice(2, 6), play, dice_seen=False)) == {
         "event": "play", "player": "black", "dice": [2, 6], "play": "24/18 13/11",
-        "position_id": "4HPwATDgc/ABMA", "illegal": False, "dice_seen": False, "flag": ""}
+        "position_id": play.result.position_id(), "illegal": False, "dice_seen": False,
+        "flag": ""}
+    assert event_to_json(Moved(W, Dice(3, 1), WRITTEN, written="6/5 8/5"))["play"] == "6/5 8/5"
+    assert event_to_json(Moved(B, Dice(6, 4), Play((), (), SET_UP), illegal=True))["play"] == ""
     assert event_to_json(GameStarted()) == {"event": "game_start", "position_id": "",
                                             "turn": "white"}
     assert event_to_json(SetUp(SET_UP)) == {"event": "setup", "position_id": "4HPwATDgc/ABMA",
@@ -116,14 +159,14 @@ def test_the_text_form() -> None:
     assert event_to_json(Amended(2, 7, Dice(1, 3), "agreed")) == {
         "event": "amend", "game": 2, "move": 7, "dice": [1, 3], "note": "agreed"}
     # only a play a reviewer set (read back from a record) says so
-    assert event_to_json(Moved(W, Dice(1, 1), "8/7(2) 6/5(2)", AFTER, reviewed="was 3-1"))[
-        "reviewed"] == "was 3-1"
+    assert event_to_json(Moved(W, Dice(1, 3), PLAY, reviewed="was 3-1"))["reviewed"] == "was 3-1"
 
 
 def test_a_board_after_a_play_has_its_mover_on_roll() -> None:
     # the Position ID does not say who is on roll: a play's board is the mover's
-    moved = Moved(B, Dice(6, 4), "24/14", SET_UP.with_turn(W))
-    assert moved.result.turn is B
+    play = resolve(SET_UP, (6, 4), "24/14")
+    moved = Moved(B, Dice(6, 4), Play(play.moves, play.hits, play.result.with_turn(W)))
+    assert moved.result.turn is B and moved.play == play
     assert IllegalFlagged(W, SET_UP).seen == SET_UP.with_turn(W)
 
 
@@ -131,8 +174,8 @@ def test_older_lines_read_with_the_defaults() -> None:
     # before 01921a4 a play had no dice_seen and flag; before 38e94be a match no score
     old = event_from_json({"seq": 4, "ts": "t", "event": "play", "player": "white",
                            "dice": [3, 1], "play": "8/5 6/5",
-                           "position_id": AFTER.position_id(), "illegal": False})
-    assert old == Moved(W, Dice(3, 1), "8/5 6/5", AFTER)
+                           "position_id": AFTER.position_id(), "illegal": False}, START)
+    assert old == Moved(W, Dice(3, 1), recorded(START, Dice(3, 1), PLAY))
     assert event_from_json({"event": "match_start", "settings": {"length": 3}}) == (
         MatchStarted(MatchSettings(length=3)))
     # an amendment without a note (none was given)

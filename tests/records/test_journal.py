@@ -23,8 +23,10 @@ from pibg.events import (
 from pibg.exc import JournalError
 from pibg.gnubg_oracle import random_match
 from pibg.journal import Journal, encode_line, event_to_json, read_events
-from pibg.moves import Dice
+from pibg.moves import Dice, Play
 from pibg.position import Color, Position
+from pibg.record import recorded
+from pibg.rules import resolve
 
 
 def _events() -> list:
@@ -32,7 +34,8 @@ def _events() -> list:
         MatchStarted(MatchSettings(length=3, white="Ann", black="Bob")),
         GameStarted(),
         OpeningRoll(3, 1),
-        Moved(Color.WHITE, Dice(3, 1), "8/5 6/5", Position.from_id("4HPwATDg2+ABMA")),
+        Moved(Color.WHITE, Dice(3, 1),
+              recorded(Position.start(), Dice(3, 1), resolve(Position.start(), (3, 1), "8/5 6/5"))),
     ]
 
 
@@ -140,7 +143,8 @@ def test_replay_error_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "m.jsonl"
     with Journal.open(path) as j:
         j.extend(_events()[:3])
-        j.append(Moved(Color.WHITE, Dice(3, 1), "8/4", Position.from_id("4HPwATDgc/ABMA")))
+        # a record's "8/4" for 3-1, nothing moved: no legal play leads there
+        j.append(Moved(Color.WHITE, Dice(3, 1), Play((), (), Position.start()), written="8/4"))
     with pytest.raises(JournalError, match=r"m\.jsonl: line 4: "):
         Journal.open(path).replay()
 

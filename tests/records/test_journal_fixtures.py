@@ -3,6 +3,7 @@ replay into the same match."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -32,16 +33,19 @@ from pibg.events import (
     Undone,
 )
 from pibg.journal import Journal, encode_line, read_events
-from pibg.match import plays, replay
-from pibg.moves import Dice
+from pibg.match import effective_events, played_turns, plays, replay
+from pibg.moves import Dice, Move, Play
 from pibg.position import Color, Position
+from pibg.record import apply_steps, recorded
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "journal"
 DEMO = DATA / "before_typed_events.jsonl"
 EVERY_KIND = DATA / "every_kind_before_typed_events.jsonl"
+#: journals the referee wrote later, with illegal plays that stood and boards taken as they stand
+ADOPTED = sorted((DATA.parent / "records" / "adopted").glob("*.jsonl"))
 
 
-@pytest.mark.parametrize("path", [DEMO, EVERY_KIND], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [DEMO, EVERY_KIND, *ADOPTED], ids=lambda p: p.name)
 def test_each_line_encodes_back_to_the_same_bytes(path: Path) -> None:
     lines = path.read_bytes().splitlines(keepends=True)
     with Journal.open(path, readonly=True) as journal:
@@ -54,6 +58,25 @@ def test_each_line_encodes_back_to_the_same_bytes(path: Path) -> None:
             # a game set up on the starting position is the starting position: written as such
             line = line.replace(b"4HPwATDgc/ABMA", b"")
         assert again == line
+
+
+@pytest.mark.parametrize("path", [DEMO, *ADOPTED], ids=lambda p: p.name)
+def test_each_play_is_read_into_its_steps(path: Path) -> None:
+    """A play's text is read once, on the board the events before it leave, into the play the
+    referee recorded: its steps as the record lists them, its text its notation."""
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+    events = read_events(path)
+    turns = played_turns(effective_events(events))
+    assert turns
+    for turn in turns:
+        m = turn.moved
+        line = lines[events.index(m)]
+        assert isinstance(m.play, Play) and m.written == "" and str(m.play) == line["play"]
+        assert bool(m.play.moves) == bool(line["play"])
+        if not m.illegal:  # the steps play the dice from the board before to the board after
+            assert recorded(turn.before, m.dice, m.play) == m.play
+            done = apply_steps(turn.before, [(s.src, s.dst) for s in m.play.moves], m.dice)
+            assert done is not None and done == (m.result, list(m.play.hits))
 
 
 def test_every_kind_fixture_reads_as_typed_events() -> None:
@@ -69,7 +92,8 @@ def test_every_kind_fixture_reads_as_typed_events() -> None:
         GameStarted(Position.start()),
         OpeningRoll(white=4, black=4),
         OpeningRoll(white=3, black=1),
-        Moved(w, Dice(3, 1), "24/23 24/21", Position.from_id("4HPwATDgc/ABEg", w)),
+        Moved(w, Dice(3, 1), Play((Move(24, 23), Move(24, 21)), (False, False),
+                                  Position.from_id("4HPwATDgc/ABEg", w))),
         Doubled(b),
         Beavered(w),
         Rolled(b, Dice(4, 6)),
@@ -77,10 +101,12 @@ def test_every_kind_fixture_reads_as_typed_events() -> None:
         IllegalFlagged(b, Position.from_id("4HPwATDgc/ABMA", b),
                        ("moved 9 pips; 6-4 gives 10", "point 14 (from Black)")),
         Corrected(b),
-        Moved(b, Dice(6, 4), "24/14", Position.from_id("4HPwATDgc/AFIA", b), dice_seen=False,
-              flag="dice not seen: inferred from the board"),
+        # not played on the board the events before it leave (they are no match): its
+        # steps are not known, its text is kept
+        Moved(b, Dice(6, 4), Play((), (), Position.from_id("4HPwATDgc/AFIA", b)),
+              dice_seen=False, flag="dice not seen: inferred from the board", written="24/14"),
         Undone(),
-        Moved(b, Dice(6, 4), "", Position.from_id("4HPwATDgc/AFIA", b), illegal=True,
+        Moved(b, Dice(6, 4), Play((), (), Position.from_id("4HPwATDgc/AFIA", b)), illegal=True,
               flag="condoned"),
         IllegalFlagged(w, None, ()),
         SetUp(set_up),

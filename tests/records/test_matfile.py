@@ -25,7 +25,7 @@ from pibg.exc import RecordError
 from pibg.gnubg_oracle import random_match
 from pibg.match import replay
 from pibg.matfile import dumps_mat, parse_mat, read_mat, write_mat
-from pibg.moves import Dice
+from pibg.moves import Dice, Move, Play
 from pibg.position import Color, Position
 from pibg.record import match_record
 from pibg.rules import resolve
@@ -63,7 +63,9 @@ def test_import_gives_events_that_replay() -> None:
     # judy (right column) opens with 32: White's die 2, Black's die 3
     assert events[2] == OpeningRoll(white=2, black=3)
     after = resolve(Position.start(Color.BLACK), (3, 2), "24/21 13/11").result
-    assert events[3] == Moved(Color.BLACK, Dice(3, 2), "24/21 13/11", after)
+    # the play's steps as the file lists them, read once
+    assert events[3] == Moved(Color.BLACK, Dice(3, 2),
+                              Play((Move(24, 21), Move(13, 11)), (False, False), after))
     kinds = [type(e) for e in events]
     for cls in (Rolled, Doubled, Took, Dropped, Resigned, GameEnded, MatchEnded):
         assert cls in kinds
@@ -76,7 +78,7 @@ def test_import_gives_events_that_replay() -> None:
 
 def test_no_move_turns_are_kept() -> None:
     events = read_mat(DATA / "m001_5pt.mat")
-    dances = [e for e in events if isinstance(e, Moved) and not e.play]
+    dances = [e for e in events if isinstance(e, Moved) and not e.play.moves]
     assert len(dances) >= 3
     assert all(d.result.turn is d.player for d in dances)
 
@@ -136,7 +138,7 @@ def test_combined_hops_bar_and_off_words() -> None:
         parse_mat(text)
     events = parse_mat("".join(text.splitlines(keepends=True)[:5]))
     moved = events[-1]
-    assert isinstance(moved, Moved) and moved.play == "24/16 13/5"
+    assert isinstance(moved, Moved) and moved.notation == "24/16 13/5"
     rec = match_record(events)
     assert [str(m) for m in rec.games[0].actions[1].steps] == ["24/20", "20/16", "13/9", "9/5"]
 

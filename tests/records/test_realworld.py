@@ -17,10 +17,11 @@ import pytest
 
 from pibg.events import Moved, Noted, Resigned, Rolled
 from pibg.exc import RecordError
+from pibg.journal import Journal, read_events
 from pibg.matfile import parse_mat, read_mat, write_mat
 from pibg.moves import Dice
 from pibg.position import Color, Position
-from pibg.record import match_record
+from pibg.record import decode_text, match_record
 from pibg.sgf import read_sgf, write_sgf
 
 from .conftest import DATA
@@ -68,6 +69,26 @@ def test_every_realworld_file_imports_and_strict_refuses_what_was_assumed() -> N
         else:
             assert _read(path, strict=True) == events
     assert warned == 8  # the files with an unrecorded move or a "Wins" off the moves
+
+
+def test_every_realworld_file_journals_as_written_and_reads_back(tmp_path: Path) -> None:
+    """The journal of an imported file keeps each play as the file wrote it, and reads back
+    into the same plays: the hits a file did not mark (some write ``22/19 10/6`` for
+    ``22/19* 10/6``) read on the board each play was played on."""
+    unmarked = 0
+    for k, path in enumerate(_realworld()):
+        events = _read(path)
+        journal = tmp_path / f"{k}.jsonl"
+        with Journal.open(journal) as j:
+            j.extend(events)
+        assert read_events(journal) == events, path
+        text = " ".join(decode_text(path.read_bytes()).split())
+        for e in events:
+            if isinstance(e, Moved) and e.written:
+                # an .sgf's steps are written as text for it; a .mat's text is the file's
+                assert path.suffix == ".sgf" or e.written in text, (path, e.written)
+                unmarked += any(e.play.hits) and "*" not in e.written
+    assert unmarked > 0
 
 
 def test_an_unrecorded_move_before_a_resignation() -> None:
@@ -268,4 +289,4 @@ def test_double_hops_written_once_with_a_count() -> None:
     with pytest.raises(RecordError, match=r"match2\.txt: line 58: black 32: \(no move\)"):
         read_mat(files["match2.txt"], strict=True)
     events = read_mat(files["match3.txt"], strict=True)
-    assert any(isinstance(e, Moved) and e.play == "8/off(2)" for e in events)
+    assert any(isinstance(e, Moved) and e.notation == "8/off(2)" for e in events)

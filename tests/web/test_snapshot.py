@@ -98,7 +98,7 @@ def test_snapshot_fields_follow_the_match(steps: list[Step]) -> None:
     assert len(snap["games"]) == len(m.games)
     plays = [e for e in final.events if isinstance(e, Moved)]
     listed = [e for e in snap["moves"] if e["kind"] == "play"]
-    assert [e["text"] for e in listed] == [p.play or "(no move)" for p in plays]
+    assert [e["text"] for e in listed] == [p.notation or "(no move)" for p in plays]
     assert [e["dice"] for e in listed] == [[p.dice.a, p.dice.b] for p in plays]
     assert [e["player"] for e in listed] == [p.player.label for p in plays]
     # mid-game: dice, pips and turn are the referee's
@@ -156,7 +156,7 @@ def test_undone_moves_leave_the_move_list() -> None:
     first = referee.new_match(MatchSettings(length=1))
     play = legal_plays(Position.start(Color.WHITE), Dice(3, 1))[0]
     events = (*first.state.events, GameStarted(), OpeningRoll(white=3, black=1),
-              Moved(player=Color.WHITE, dice=Dice(3, 1), play=str(play), result=play.result))
+              Moved(player=Color.WHITE, dice=Dice(3, 1), play=play))
     assert [e["text"] for e in move_list(events)] == [str(play)]
     assert move_list((*events, Undone())) == []
 
@@ -205,10 +205,10 @@ def test_a_turn_settled_by_the_board_is_marked_in_the_move_list() -> None:
     from pibg.events import MatchStarted
     from pibg.rules import resolve
 
-    after = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    play = resolve(Position.start(), (3, 1), "8/5 6/5")
     events = (MatchStarted(MatchSettings(length=3)), GameStarted(),
               OpeningRoll(white=3, black=1),
-              Moved(Color.WHITE, Dice(3, 1), "8/5 6/5", after, dice_seen=False,
+              Moved(Color.WHITE, Dice(3, 1), play, dice_seen=False,
                     flag="dice not seen; the board fits 1-1 too"))
     [entry] = [m for m in move_list(events) if m["kind"] == "play"]
     assert entry["flag"] == "dice not seen; the board fits 1-1 too"
