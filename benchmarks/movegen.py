@@ -41,7 +41,7 @@ def load_positions(limit: int) -> tuple[list[str], str]:
         n_movegen = len(seen)
         for mat in sorted((golden / "matches").glob("*.mat")):
             for ev in read_mat(mat):
-                if isinstance(ev, Moved) and ev.play:
+                if isinstance(ev, Moved) and ev.play.moves:
                     # the position after each play, the opponent to move next
                     pos = ev.result.swap_turn()
                     seen[Position.from_boards(pos.mover, pos.opponent).position_id()] = None
