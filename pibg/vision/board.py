@@ -871,7 +871,7 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])
             keep = dist.pop(base, 0.0)
-            dist[base] = keep * (1.0 - HIDDEN_DOUBT)
+            dist[base] = keep * (1.0 - sum(HIDDEN_DOUBT ** j for j in range(1, 4)))
             for j in range(1, 4):
                 dist[base + j * sign] = (dist.get(base + j * sign, 0.0)
                                          + keep * HIDDEN_DOUBT ** j)
