@@ -40,7 +40,7 @@ from pibg.match import plays as match_plays
 from pibg.match import replay as replay_match
 from pibg.matfile import read_mat, write_mat
 from pibg.observation import BoardObservation
-from pibg.referee import Amend, Press, RefereeConfig, Step
+from pibg.referee import Amend, Ended, Press, RefereeConfig, Step
 from pibg.script import ButtonPress, Mishaps, Scene, table_script
 from pibg.sgf import write_sgf
 
@@ -341,10 +341,12 @@ def replay(
     if observe is None:
         observe = lazy_observer(lambda first: _vision_for(first, calibration, corners).observe)
     with Session(out_dir, settings, cfg, printer) as session:
-        driven = Driver(session, observe, stable_seconds=stable_seconds,
-                        respond=respond).run(source)
+        driver = Driver(session, observe, stable_seconds=stable_seconds, respond=respond)
+        driven = driver.run(source)
         if driven.frames == 0:
             raise CameraUnavailableError("the source gave no frames")
+        if not driven.stopped:  # the whole source read: a question left open is settled
+            driver.feed(Ended(driven.t + stable_seconds))
         try:
             mat, sgf = session.export()
         except (OSError, PibgError) as exc:

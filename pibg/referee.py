@@ -140,7 +140,17 @@ class Amend:
     amended: Amended
 
 
-Input = Frame | Press | Tick | Amend
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The recording ended: a replay's source has no more frames. A turn asked about and
+    never answered is settled as when the players go on (the likeliest throw or play taken,
+    marked for review): nothing later will say otherwise. (A live camera does not end so: a
+    service stopped resumes its match, question and all.)"""
+
+    t: float
+
+
+Input = Frame | Press | Tick | Amend | Ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,9 +281,23 @@ def step(state: RefereeState, inp: Input) -> Step:
         st = _press(st, inp, out)
     elif isinstance(inp, Amend):
         st = _amend(st, inp.amended, out)
+    elif isinstance(inp, Ended):
+        st = _ended(st, out)
     else:
         st = _observe(st, inp, out)
     return Step(st, tuple(out.events), render(st), tuple(out.say))
+
+
+def _ended(st: RefereeState, out: _Out) -> RefereeState:
+    """The recording ended (:class:`Ended`) with a question open: the throw asked about is
+    taken, marked; a question about plays, the first of them (:func:`_settle_pending`)."""
+    if st.mode is not Mode.ASK:
+        return st
+    v = st.verdict
+    if v is not None and v.reroll is not None and v.play is not None:
+        return _accept_reroll(st, v.reroll, v.play, out, flag="nobody confirmed the dice "
+                              "before the recording ended: the likeliest throw taken")
+    return _settle_pending(st, out)
 
 
 def _amend(st: RefereeState, amended: Amended, out: _Out) -> RefereeState:

@@ -484,3 +484,27 @@ def test_an_unseen_pass_then_a_play_is_followed_not_resynced():
     assert st.mode is Mode.TO_ROLL and st.match.game is not None
     assert st.match.game.turn is Color.BLACK
     assert not any("restore" in line for line in say)
+
+
+def test_a_question_still_open_when_the_recording_ends_is_settled_and_marked():
+    """A replay's last frames leave a question open (the dice of the last play not read
+    right) and nobody answers it: at the end of the recording the likeliest throw is taken,
+    marked for review, as when the players go on; any other state is left as it is."""
+    from pibg.referee import Ended
+
+    st, _black = _after_opening()
+    signed = [2, 2, 2, 3, 3, 3] + [0] * 18
+    signed[18:22] = [-4, -4, -4, -2]
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
+    st = step(st, Press(8, "confirm", long=True)).state
+    st, _, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1),
+                                                    dice=(DieRead(5, 700, 480, True),)))
+    st, _, _ = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))
+    assert st.mode is Mode.ASK
+    res = step(st, Ended(14))
+    assert res.events[0] == Rolled(Color.BLACK, Dice(5, 1))
+    mv = next(e for e in res.events if isinstance(e, Moved))
+    assert mv.player is Color.BLACK and not mv.dice_seen and "nobody confirmed" in mv.flag
+    assert res.state.mode is Mode.TO_ROLL
+    again = step(res.state, Ended(15))
+    assert not again.events and again.state.mode is Mode.TO_ROLL

@@ -198,3 +198,36 @@ def test_what_the_demo_says_reads_for_a_club_player():
     assert "score: erin" in text and "5-point match" in text
     assert not re.search(r"judy/5", text)
     assert "not judged: a hand is over the board" in text
+
+
+def test_a_question_left_open_by_the_last_frames_is_settled_when_the_replay_ends(tmp_path):
+    """The recording's last frames leave the referee asking about a pass whose dice it did not
+    read right; nobody answers. Once the whole source is read, the replay settles it (the
+    likeliest throw, marked) instead of ending with the question open."""
+    from pibg.events import MatchSettings
+    from pibg.moves import Dice
+    from pibg.observation import BoardObservation, DieRead
+    from pibg.referee import Mode
+    from pibg.rules import resolve
+
+    start = Position.start()
+    closed = [2, 2, 2, 3, 3, 3] + [0] * 18  # White's board closed, Black on the bar
+    closed[18:22] = [-4, -4, -4, -2]
+    die = (DieRead(5, 700, 480, True),)
+    seen = {
+        "start": BoardObservation.exact(start.signed()),
+        "opening": BoardObservation.exact(start.signed(), dice=(
+            DieRead(3, 700, 480, True), DieRead(1, 780, 480, True))),
+        "moved": BoardObservation.exact(resolve(start, Dice(3, 1), "8/5 6/5").result.signed()),
+        "set up": BoardObservation.exact(closed, bar=(0, 1)),
+        "one die": BoardObservation.exact(closed, bar=(0, 1), dice=die),
+        "lifted": BoardObservation.exact(closed, bar=(0, 1)),
+    }
+    source = [Held(BLANK, n) for n in ("start", "opening", "moved", "set up")]
+    source += [ButtonPress("confirm", long=True), Held(BLANK, "one die"), Held(BLANK, "lifted")]
+    names = iter(n for n in ("start", "opening", "moved", "set up", "one die", "lifted"))
+    res = replay(source, tmp_path, MatchSettings(length=5),
+                 observe=lambda _img: seen[next(names)])
+    assert res.state.mode is Mode.TO_ROLL
+    last = [e for e in res.state.events if isinstance(e, Moved)][-1]
+    assert last.play.moves == () and "before the recording ended" in last.flag
