@@ -20,6 +20,7 @@ import base64
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import TypeAlias
 
 from pibg.exc import InvalidPositionIdError, PositionError
@@ -308,7 +309,7 @@ class Position:
 
     def signed(self) -> tuple[int, ...]:
         """24 signed counts, index 0 = White's 1-point: + White, - Black."""
-        return tuple(self.white[i] - self.black[23 - i] for i in range(24))
+        return tuple(map(sub, self.white[:24], self.black[23::-1]))
 
     @classmethod
     def from_signed(
