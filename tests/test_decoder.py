@@ -159,7 +159,7 @@ def test_a_slip_onto_the_very_board_a_legal_turn_makes_does_not_unsettle_it():
 
 
 #: Black on the bar against White's home board closed but for its 1-point (Black's two
-#: there): Black enters only with a 1 (rendered game random:7401, play 25)
+#: there): Black enters only with a 1 (rendered game random:7401, plays 22-23)
 _ON_BAR = Position.from_signed([-2, 3, 3, 2, 3, 2, 0, 0, 0, 0, 0, -2, 2, 0, 0, 0, 0, 0, -4, -2,
                                 0, -2, 0, -2], (0, 1), turn=Color.BLACK)
 
