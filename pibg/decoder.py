@@ -188,8 +188,9 @@ def hypotheses(known: Position, obs: BoardObservation, reads: Sequence[DieRead] 
     # A slip changes two points: each is scored from its base's score by those two points
     # alone, and only slips within ``margin`` of the best hypothesis (all that a decision
     # weighs) are made into positions and scored whole.
-    rough = [(h, q_at, h.score - cfg.slip + _slip_delta(tables, h.board.signed(), *q_at))
-             for h in bases[:cfg.slip_beam] for q_at in _slip_steps(h.board.signed())]
+    rough = [(h, q_at, h.score - cfg.slip + _slip_delta(tables, signed, *q_at))
+             for h in bases[:cfg.slip_beam] for signed in (h.board.signed(),)
+             for q_at in _slip_steps(signed)]
     top = max([h.score for h in out] + [r for _, _, r in rough], default=-math.inf)
     for h, (i, j, step), r in rough:
         if r < top - cfg.margin - _ROUGH:

@@ -394,7 +394,7 @@ def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | No
     if v.seen is None or v.seen != before:
         return v
     blocked = sorted((r for r in ALL_THROWS
-                      if (r.high, r.low) != (dice.high, dice.low)
+                      if not _same_throw(r, dice)
                       and {r.a, r.b} & {dice.a, dice.b} and not legal_plays(before, r)),
                      key=lambda r: (sure_die not in (r.a, r.b), r.is_double))
     if not blocked:

@@ -72,16 +72,17 @@ class Tables:
     counts go in (not the dice): readings alike but for their dice share tables.
     """
 
-    __slots__ = ("best", "floors", "lists", "tables")
+    __slots__ = ("best", "lists")
 
     def __init__(self, obs: BoardObservation) -> None:
         regions = [*obs.points, obs.bar_white, obs.bar_black, obs.off_white, obs.off_black]
-        self.tables = [{k: math.log(max(p, r.floor)) for k, p in r.likelihoods} for r in regions]
-        self.floors = [math.log(r.floor) for r in regions]
         #: each region's log P(count) indexed by the count itself, -15 to 15 (a negative
         #: count from the list's end): one index per region scores a position
-        self.lists = [[t.get(c if c <= 15 else c - 31, f) for c in range(31)]
-                      for t, f in zip(self.tables, self.floors, strict=True)]
+        self.lists = []
+        for r in regions:
+            logs = {k: math.log(max(p, r.floor)) for k, p in r.likelihoods}
+            floor = math.log(r.floor)
+            self.lists.append([logs.get(c if c <= 15 else c - 31, floor) for c in range(31)])
         #: :func:`best_log_likelihood` of the reading (the raw reading's own score)
         self.best = best_log_likelihood(obs)
 

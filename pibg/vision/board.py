@@ -749,6 +749,8 @@ def _traced(fwd: Array, opts: Array, live: list[Array], prv_idx: Array, prefer: 
 #: the probability a full point holds one more checker in a second layer than the tray's
 #: count leaves over
 HIDDEN_DOUBT = 0.07
+#: ... of one, two or three more (each as much less likely again)
+_HIDDEN_MORE = tuple(HIDDEN_DOUBT ** j for j in range(1, 4))
 
 
 def _share_marginal(hidden: int, points: int) -> dict[int, float]:
@@ -871,10 +873,9 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])
             keep = dist.pop(base, 0.0)
-            dist[base] = keep * (1.0 - sum(HIDDEN_DOUBT ** j for j in range(1, 4)))
-            for j in range(1, 4):
-                dist[base + j * sign] = (dist.get(base + j * sign, 0.0)
-                                         + keep * HIDDEN_DOUBT ** j)
+            dist[base] = keep * (1.0 - sum(_HIDDEN_MORE))
+            for j, more in enumerate(_HIDDEN_MORE, 1):
+                dist[base + j * sign] = dist.get(base + j * sign, 0.0) + keep * more
         if p in extra:
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])

@@ -278,16 +278,15 @@ def _face_rect(grey: Array) -> tuple[_Rect, bool] | None:
             if ring.sum() < 10:
                 continue
             lift = (float(np.median(grey[inner > 0])) - float(np.median(grey[ring > 0]))) / hi
-            # a long region scores as the square it holds
-            score = (1.0 if long else square) * full * lift * (_LONG_WEIGHT if long else 1.0)
+            # a long region scores as the square it holds, a little less
+            score = (_LONG_WEIGHT if long else square) * full * lift
             if best is None or score > best[0]:
                 best = (score, ((float(cx), float(cy)), (float(rw), float(rh)), float(rect[2])),
                         long)
     return None if best is None else (best[1], best[2])
 
 
-def _upright(grey: Array, rect: tuple[tuple[float, float], tuple[float, float], float],
-             inset: float = 0.05) -> Array:
+def _upright(grey: Array, rect: _Rect, inset: float = 0.05) -> Array:
     """The face ``rect`` turned square to the image axes, its sides kept in proportion (long
     side _FACE pixels), a rim of ``inset`` of its size cut off."""
     (cx, cy), _, _ = rect
