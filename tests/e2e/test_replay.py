@@ -54,29 +54,48 @@ def test_demo_match_round_trip(tmp_path: Path):
     assert res.sgf.read_text().startswith("(;FF[4]GM[6]")
 
 
-def test_golden_matches_end_to_end(shared, tmp_path: Path):
+def _golden_one(args: tuple[int, str]) -> tuple[str | None, int, int, bool]:
+    """One golden match through table and referee (a worker process): what went wrong (None
+    for nothing), the illegal moves planted and flagged, and whether the referee's match
+    ended in a resignation where the file's did. The first 20 go through the journal and the
+    .mat writer too, and the file must give the same plays and score."""
+    import tempfile
+
+    i, name = args
+    path = Path(name)
+    events = read_mat(path)
+    mis = Mishaps(illegal=0.1, bump=0.05, hand=0.1, cocked=0.03, seed=i)
+    if i < 20:
+        with tempfile.TemporaryDirectory() as tmp:
+            res, kinds = _run(events, mis, Path(tmp) / path.stem)
+            same = _positions(read_mat(res.mat)) == _positions(events)
+        got = res.state.events
+    else:
+        script = table_script(events, mis)
+        kinds = [a.kind for a in script if isinstance(a, Scene)]
+        got = drive(script, events[0].settings).events
+        same = _positions(list(got)) == _positions(events)
+    resigned = any(isinstance(e, Resigned) for e in events) == any(
+        isinstance(e, Resigned) for e in got)
+    return (None if same else path.name, kinds.count("illegal"),
+            sum(isinstance(e, IllegalFlagged) for e in got), resigned)
+
+
+def test_golden_matches_end_to_end(shared):
     """Every golden match (gnubg self-play, 60 matches) through table and referee; the first
     20 also through the journal and the .mat writer: the file gives the same plays and score.
-    Every planted illegal move is flagged, and nothing else is."""
+    Every planted illegal move is flagged, and nothing else is. Two worker processes (two
+    cores here and on CI)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     files = sorted(shared("golden", "matches").glob("*.mat"))
     assert len(files) >= 20
-    planted = flagged = 0
-    for i, path in enumerate(files):
-        events = read_mat(path)
-        mis = Mishaps(illegal=0.1, bump=0.05, hand=0.1, cocked=0.03, seed=i)
-        if i < 20:
-            res, kinds = _run(events, mis, tmp_path / path.stem)
-            assert _positions(read_mat(res.mat)) == _positions(events), path.name
-            got = res.state.events
-        else:
-            script = table_script(events, mis)
-            kinds = [a.kind for a in script if isinstance(a, Scene)]
-            got = drive(script, events[0].settings).events
-            assert _positions(list(got)) == _positions(events), path.name
-        planted += kinds.count("illegal")
-        flagged += sum(isinstance(e, IllegalFlagged) for e in got)
-        assert any(isinstance(e, Resigned) for e in events) == any(
-            isinstance(e, Resigned) for e in got), path.name
+    with ProcessPoolExecutor(2) as pool:
+        runs = list(pool.map(_golden_one, [(i, str(f)) for i, f in enumerate(files)]))
+    assert [wrong for wrong, *_ in runs if wrong] == []
+    assert all(resigned for *_, resigned in runs)
+    planted = sum(r[1] for r in runs)
+    flagged = sum(r[2] for r in runs)
     assert planted > 50
     assert flagged == planted
 
