@@ -2,6 +2,7 @@
 
     pip install gnubg          # make_sessions.py decodes gnubg position IDs with it
     python benchmarks/random_boards/make_spec.py > benchmarks/random_boards/spec.json
+    python benchmarks/random_boards/make_spec.py --fresh > benchmarks/random_boards/fresh_spec.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -10,6 +11,10 @@ Each set-up is a start frame (``rndN_00_start``) and 12 positions from gnubg sel
 ``random:SEED`` style holds a colon, so the set-ups are made on a named style and the style
 swapped for ``random:SEED`` afterwards (the style does not enter the positions, camera or light).
 The seeds were chosen before any frame was looked at; nothing in pibg is tuned on them.
+
+``--fresh`` writes a second set the same way (set-ups ``rnf0`` to ``rnf4``, seeds 7311 to 7315,
+other lights and cameras), rendered once and measured once, after every change measured on the
+first set: the first set's frames have been looked at while working, the fresh ones not.
 """
 
 from __future__ import annotations
@@ -27,16 +32,25 @@ SETUPS = [  # (style seed, light, camera model, height cm, tilt deg)
     (7304, "dim_evening", "v3", 75, 3),
     (7305, "daylight_window", "v3wide", 58, 7),
 ]
+FRESH = [
+    (7311, "desk_lamp", "v3", 72, 5),
+    (7312, "warm_ceiling", "v3wide", 52, 4),
+    (7313, "dim_evening", "v3", 68, 6),
+    (7314, "daylight_window", "v3", 78, 3),
+    (7315, "warm_ceiling", "v3wide", 56, 6),
+]
 
 
 def main() -> int:
+    fresh = "--fresh" in sys.argv[1:]
+    setups, seed, prefix = (FRESH, "39", "rnf") if fresh else (SETUPS, "38", "rnd")
     args = [sys.executable, str(SHARED / "tools/render/make_sessions.py"),
-            str(SHARED / "golden/movegen.jsonl"), "38", "rnd", "12"]
-    args += [f"walnut:{light}:{model}:{h}:{t}" for _, light, model, h, t in SETUPS]
+            str(SHARED / "golden/movegen.jsonl"), seed, prefix, "12"]
+    args += [f"walnut:{light}:{model}:{h}:{t}" for _, light, model, h, t in setups]
     specs = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     for spec in specs:
         session = int(spec["id"][3:].split("_")[0])
-        spec["style"] = f"random:{SETUPS[session][0]}"
+        spec["style"] = f"random:{setups[session][0]}"
     json.dump(specs, sys.stdout, indent=1)
     return 0
 
