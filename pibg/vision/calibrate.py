@@ -483,14 +483,18 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
             hm = homography(corners, layout, home)
             canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
             white, black, bg, contrast = _learn(cfg, canon, layout)
-            if contrast < cfg.min_colour_contrast:
+            # two checker colours apart (by lightness or by hue: red and blue checkers may
+            # be as light), the lighter standing where White's start; turned or mirrored,
+            # each colour model mixes both and they come out alike
+            apart = float(np.linalg.norm(np.subtract(white.mean, black.mean)))
+            if contrast <= 0.0 or apart < cfg.min_colour_contrast:
                 continue
             score = _agreement(cfg, canon, layout, white, black, bg) + contrast / 1000.0
             if best is None or score > best[0]:
                 best = (score, home, canon, hm, prof)
     if best is None:
         raise CalibrationError(
-            "this frame does not look like the starting position (no light and dark checkers "
+            "this frame does not look like the starting position (no two checker colours "
             "where they start): set the checkers up as at the start and try again")
     agree, home, canon, hm, prof = best
     layout = Layout(prof)

@@ -433,7 +433,8 @@ class VisionConfig:
     start_rims_min: float = 0.5
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
-    #: Minimal L difference between the two checker colours learnt at calibration.
+    #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours
+    #: learnt at calibration: lightness or hue (White is the lighter, by any amount).
     min_colour_contrast: float = 25.0
     #: The tray's pile (log ratio of edge strength to the empty tray's): its mean must exceed
     #: the rest of the tray's by this much and the empty tray's by ``tray_level``.

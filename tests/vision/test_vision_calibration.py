@@ -86,6 +86,24 @@ def test_orientation_is_found_from_the_start_position() -> None:
     assert cal.white_home == "top-left"
 
 
+def test_checkers_as_light_as_each_other_are_told_apart_by_hue(monkeypatch) -> None:
+    """Green and blue checkers 13 apart in lightness (CIE L, 8-bit scale), far apart in hue:
+    the board is learnt (White the lighter, green), with the board found automatically or
+    on its corners, every point of a position read right. Lightness alone (25 apart
+    needed) refused such a board as no starting position."""
+    import pibg.sim as sim
+
+    even = dict(sim._STYLES["walnut"], white=(60, 170, 60), black=(200, 140, 70))
+    monkeypatch.setitem(sim._STYLES, "even", even)
+    pts = [2, 0, 3, 0, 0, 4, 0, 2, 0, 0, 0, -4, 2, 0, 0, 0, -3, 0, -5, -2, 0, 2, 0, -1]
+    for corners in (sim_corners(), None):
+        vision = Vision.from_start_frame(render(SimScene(START_POINTS, style="even")),
+                                         corners)
+        assert vision.calibration.white_home == "bottom-right"
+        obs = vision.observe(render(SimScene(pts, seed=2, style="even")))
+        assert list(obs.signed_points()) == pts
+
+
 def test_not_a_start_position_is_refused() -> None:
     pts = [2, 2, 2, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, -3, -2, -2, -2]
     with pytest.raises(CalibrationError, match="starting position"):
