@@ -73,6 +73,10 @@ class Calibration:
     #: network sees "something over the place" on this board's empty points at calibration
     #: (:func:`~pibg.vision.place_net.arm_like`): no evidence of an arm there later.
     arm_like: tuple[int, ...] = ()
+    #: Whether the network sees "something over the place" anywhere along the middle of the
+    #: empty board (``Layout.band_places``; :func:`~pibg.vision.place_net.band_arm_like`):
+    #: then the band is no evidence of an arm (True for files written before it was asked).
+    band_arm_like: bool = True
 
     @property
     def layout(self) -> Layout:
@@ -116,6 +120,8 @@ class Calibration:
             "point_colours = [" + ", ".join(vec(c) for c in self.point_colours) + "]",
             "# checker places (point * places per point + place) that look like an arm empty",
             "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
+            "# whether the middle of the empty board, between the points, looks like an arm",
+            f"band_arm_like = {'true' if self.band_arm_like else 'false'}",
             "",
             "[ring]",
             "# share of a checker-sized circle with an edge: on checkers, on the empty board",
@@ -181,7 +187,7 @@ class Calibration:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
         _check_keys(data, _TOP_KEYS, source, "",
-                    optional={"distortion", "rim_lift", "arm_like"})
+                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -225,6 +231,7 @@ class Calibration:
                 distortion=float(data.get("distortion", 0.0)),
                 rim_lift=float(data.get("rim_lift", 0.0)),
                 arm_like=tuple(int(i) for i in data.get("arm_like", [])),
+                band_arm_like=data.get("band_arm_like", True),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value ({exc}): "
@@ -255,7 +262,7 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
-             "arm_like"}
+             "arm_like", "band_arm_like"}
 
 
 def _number(value: Any) -> bool:
@@ -292,6 +299,8 @@ def _check_values(data: dict[str, Any], source: str) -> None:
         raise bad("distortion", f"a number in {lo}..{hi} (0 for none)")
     if "rim_lift" in data and not _number(data["rim_lift"]):
         raise bad("rim_lift", "a number")
+    if "band_arm_like" in data and not isinstance(data["band_arm_like"], bool):
+        raise bad("band_arm_like", "true or false")
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -547,6 +556,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         distortion=k_lens,
         rim_lift=rim_lift,
         arm_like=_arm_like(cfg, canon, layout, start),
+        band_arm_like=_band_arm_like(cfg, canon, layout),
     )
 
 
@@ -557,6 +567,15 @@ def _arm_like(cfg: VisionConfig, canon: Array, layout: Layout, occupied: Array
     if model is None:
         return ()
     return PN.arm_like(canon, layout.point_slots(), layout.checker_px, occupied, model)
+
+
+def _band_arm_like(cfg: VisionConfig, canon: Array, layout: Layout) -> bool:
+    """:func:`~pibg.vision.place_net.band_arm_like` with the configured network (True, the
+    band no evidence, without one)."""
+    model = PN.model_path(cfg.place_model)
+    if model is None:
+        return True
+    return PN.band_arm_like(canon, layout.band_places(), layout.checker_px, model)
 
 
 def fit_distortion(cfg: VisionConfig, image: Array, corners: Array, layout: Layout,

@@ -169,6 +169,14 @@ class Layout:
         return np.array([(self.bar_x, self.centre_y + sign * (0.85 + k * p.pitch) * self.u)
                          for k in range(max(n, 1))], np.float32)
 
+    def band_places(self) -> Array:
+        """(12, 2) places along the middle of the playing surface, between the two rows of
+        points, one over each column of points (left to right, the bar left out). No checker
+        of the game stands there, only dice: an arm reaching across the board between the
+        points' tips covers several of them and few checker places."""
+        xs = [self.point_x(p) for p in range(13, 25)]
+        return np.array([(x, self.centre_y) for x in xs], np.float32)
+
     def cube_places(self) -> dict[str, tuple[float, float]]:
         """Where the cube lies: centre of the bar, or its end on the owner's side."""
         p = self.profile

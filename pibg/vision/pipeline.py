@@ -104,8 +104,11 @@ class Vision:
         self._quadrants = q
         self._dice_stage = DiceStage(cal, self.config, self._h, self._slots, self._nadir)
         self._place_model = PN.model_path(self.config.place_model)
+        # the network reads the points' places, the bar's, then the middle band's (arms)
         self._net_places = np.concatenate([self._slots.reshape(-1, 2),
-                                           self._bar_slots.reshape(-1, 2)])
+                                           self._bar_slots.reshape(-1, 2),
+                                           self._layout.band_places()])
+        self._n_bar = self._bar_slots.shape[0] * self._bar_slots.shape[1]
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -265,11 +268,14 @@ class Vision:
                   gains: Array, gain: Array, reading: B.SlotReading, net: PN.PlaceReading
                   ) -> BoardObservation | None:
         """An unreadable observation when a hand or arm is over the board, told by the
-        checker-place network: something over at least ``hand_places`` point places, leaving
-        out those that looked like an arm on the empty board at calibration
-        (``Calibration.arm_like``), with the board's frame changed or one of those places
-        unlike every colour learnt (``hand_far``). A frame the calibration does not fit is
-        told by colour (:meth:`_over`), as without the network."""
+        checker-place network: something over at least ``hand_places`` places of the points,
+        leaving out those that looked like an arm on the empty board at calibration
+        (``Calibration.arm_like``), and of the middle band between them (an arm reaching
+        across between the points' tips covers few checker places; not on a board whose band
+        looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
+        frame changed or one of those point places unlike every colour learnt
+        (``hand_far``). A frame the calibration does not fit is told by colour
+        (:meth:`_over`), as without the network."""
         cfg = self.config
         rails = self._rails_changed(canon, gain, ii)
         if rails >= cfg.misfit_rails * len(self._rail_places):
@@ -280,12 +286,14 @@ class Vision:
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         covered = int(arm.sum())
+        if not self.calibration.band_arm_like:  # the middle band, where only dice lie
+            covered += int((net.arm[n + self._n_bar:] > 0.5).sum())
         if covered < cfg.hand_places:
             return None
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         if rails >= 1 or bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far))):
             return BoardObservation.unreadable(
-                f"something over the board (a hand or arm?): {covered} checker places covered")
+                f"something over the board (a hand or arm?): {covered} places covered")
         return None
 
     def _observe_shapes(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
@@ -297,7 +305,7 @@ class Vision:
         n = self._slots.shape[0] * self._slots.shape[1]
         logits = np.clip(net.checker[:n].reshape(self._slots.shape[:-1]), -cfg.place_clip,
                          cfg.place_clip)
-        bar_logits = np.clip(net.checker[n:].reshape(self._bar_slots.shape[:-1]),
+        bar_logits = np.clip(net.checker[n:n + self._n_bar].reshape(self._bar_slots.shape[:-1]),
                              -cfg.place_clip, cfg.place_clip)
         stacked = (net.stacked[:n].reshape(self._slots.shape[:-1]) if net.stacked.any()
                    else None)

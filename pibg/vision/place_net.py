@@ -147,3 +147,11 @@ def arm_like(canon: Array, slots: Array, checker_px: float, occupied: Array,
         if not occupied[p]:
             ref[p] = np.maximum(ref[p], arm[p])
     return tuple(int(i) for i in np.flatnonzero(ref.reshape(-1) >= ARM_LIKE))
+
+
+def band_arm_like(canon: Array, band: Array, checker_px: float, model: Path = MODEL) -> bool:
+    """Whether the middle of the board (``band``, ``Layout.band_places``: empty at the start)
+    looks like an arm anywhere on this start frame ``canon``: a plain field, which the
+    network may take for a sleeve, and from frame to frame more or less so all along it. On
+    such a board the band gives no evidence of an arm."""
+    return bool(np.any(read(canon, band, checker_px, model).arm >= ARM_LIKE))

@@ -3,6 +3,7 @@ calibration's note of the places that look like an arm on this board's empty poi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -45,6 +46,50 @@ def test_a_missing_model_is_one_line_naming_it(tmp_path: Path) -> None:
     broken.write_bytes(b"not a network")
     with pytest.raises(VisionError, match="not a readable ONNX network"):
         Vision.from_start_frame(frame, sim_corners(), config=VisionConfig(place_model=str(broken)))
+
+
+def test_calibration_keeps_whether_the_middle_band_looks_like_an_arm(tmp_path: Path) -> None:
+    cal = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners()).calibration
+    assert cal.band_arm_like  # pibg.sim's plain drawn field: the network takes it for a sleeve
+    path = tmp_path / "cal.toml"
+    dataclasses.replace(cal, band_arm_like=False).save(path)
+    assert Calibration.load(path).band_arm_like is False
+    text = path.read_text()
+    # a file written before the band was asked: the band is no evidence, as then
+    path.write_text("\n".join(line for line in text.splitlines()
+                              if not line.startswith("band_arm_like")))
+    assert Calibration.load(path).band_arm_like is True
+    path.write_text(text.replace("band_arm_like = false", 'band_arm_like = "no"'))
+    with pytest.raises(CalibrationError, match="band_arm_like = 'no': expected true or false"):
+        Calibration.load(path)
+
+
+def test_an_arm_across_the_middle_of_the_board_is_over_it(sim_vision: Vision,
+                                                          monkeypatch) -> None:
+    """An arm reaching across between the points' tips covers few checker places (render
+    random:7315's frame 12: one): the network sees it over the places along the middle band.
+    Where that band looked like no arm at calibration, four of its places covered (and the
+    board's frame changed, as an arm crossing it changes it) are over the board."""
+    frame = render(SimScene(START_POINTS, hand=True, seed=4))
+    real = PN.read
+    band = len(sim_vision.layout.band_places())
+
+    def across(canon: np.ndarray, places: np.ndarray, checker_px: float,
+               model: Path = PN.MODEL) -> PN.PlaceReading:
+        seen = real(canon, places, checker_px, model)
+        arm = np.zeros_like(seen.arm)  # over no checker place: only the band's
+        if len(places) > band:
+            arm[-band:-band + 4] = 0.9
+        return PN.PlaceReading(seen.checker, arm, seen.stacked)
+
+    monkeypatch.setattr(PN, "read", across)
+    plain = dataclasses.replace(sim_vision.calibration, band_arm_like=False)
+    obs = Vision(plain).observe(frame)
+    assert not obs.readable and obs.reason is not None
+    assert "something over the board (a hand or arm?): 4 places covered" in obs.reason
+    sleeve = dataclasses.replace(plain, band_arm_like=True)  # the band as a plain field
+    obs = Vision(sleeve).observe(frame)
+    assert obs.reason is None or "places covered" not in obs.reason
 
 
 def test_calibration_keeps_the_arm_like_places_through_its_file(tmp_path: Path) -> None:
