@@ -104,10 +104,12 @@ class Vision:
         self._quadrants = q
         self._dice_stage = DiceStage(cal, self.config, self._h, self._slots, self._nadir)
         self._place_model = PN.model_path(self.config.place_model)
-        # the network reads the points' places, the bar's, then the middle band's (arms)
+        # the network reads the points' places, the bar's, then the middle band's (arms),
+        # where the band tells anything on this board
+        band = (self._layout.band_places() if not cal.band_arm_like
+                else np.zeros((0, 2), np.float32))
         self._net_places = np.concatenate([self._slots.reshape(-1, 2),
-                                           self._bar_slots.reshape(-1, 2),
-                                           self._layout.band_places()])
+                                           self._bar_slots.reshape(-1, 2), band])
         self._n_bar = self._bar_slots.shape[0] * self._bar_slots.shape[1]
 
     # -- construction ----------------------------------------------------------------------
@@ -286,8 +288,7 @@ class Vision:
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         covered = int(arm.sum())
-        if not self.calibration.band_arm_like:  # the middle band, where only dice lie
-            covered += int((net.arm[n + self._n_bar:] > 0.5).sum())
+        covered += int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         if covered < cfg.hand_places:
             return None
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)

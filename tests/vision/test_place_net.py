@@ -72,14 +72,13 @@ def test_an_arm_across_the_middle_of_the_board_is_over_it(sim_vision: Vision,
     board's frame changed, as an arm crossing it changes it) are over the board."""
     frame = render(SimScene(START_POINTS, hand=True, seed=4))
     real = PN.read
-    band = len(sim_vision.layout.band_places())
+    board = (sim_vision._slots.size + sim_vision._bar_slots.size) // 2  # the points', the bar's
 
     def across(canon: np.ndarray, places: np.ndarray, checker_px: float,
                model: Path = PN.MODEL) -> PN.PlaceReading:
         seen = real(canon, places, checker_px, model)
-        arm = np.zeros_like(seen.arm)  # over no checker place: only the band's
-        if len(places) > band:
-            arm[-band:-band + 4] = 0.9
+        arm = np.zeros_like(seen.arm)  # over no checker place: only the band's, if read
+        arm[board:board + 4] = 0.9
         return PN.PlaceReading(seen.checker, arm, seen.stacked)
 
     monkeypatch.setattr(PN, "read", across)
