@@ -216,7 +216,7 @@ def table(rows: list[Row]) -> str:
         assert r.tally is not None
         lines.append(line(r.name, r.network, "yes" if r.found else "**no**", r.tally, r.split,
                           r.flat, r.flat_ok, r.cocked, r.cocked_flat))
-        kind = ("dev" if r.network.startswith("no_") else
+        kind = (f"{r.network[3:]} left out" if r.network.startswith("no_") else
                 "unseen" if r.name in ("dev4", "dev5") else "random")
         groups.setdefault(kind, []).append(r)
     for kind, rs in groups.items():
