@@ -1,24 +1,32 @@
-"""Two experiments on the dice of rendered set-ups, neither shipped: the die-face network
-deciding every dice candidate, against the dice stage as it is; and how far a die stands from
-the nearest checker, flat or leaning on it.
+"""Experiments on the dice of rendered set-ups, none shipped: the die-face network deciding
+dice candidates, alone or after the dice stage; and how far a die stands from the nearest
+checker, flat or leaning on it. The figures are in ``docs/vision-notes.md``.
 
-    python benchmarks/dice_experiments.py DIR... [--mode stage|net|hybrid|distances] [-v]
+    python benchmarks/dice_experiments.py DIR... [--mode stage|net|hybrid|post|distances] [-v]
 
-``stage``: the vision as shipped. ``net``: every call of the dice finder replaced by the
-network deciding: the ``--candidates`` strongest candidates of the size asked for, each read
-by the network (``pibg/data/dice_net.onnx``) on a 5 x 5 grid of centres ``--step`` die edges
-apart, its surest face kept where over ``--sure``, the two surest dice reported (all flat: the
-network's "no die face" class covers a leaning die). ``hybrid``: the stage's dice, and the
-network's where the stage found fewer than two flat dice (``--apart`` die edges from them).
+- ``stage``: the vision as shipped.
+- ``net``: every call of the dice finder replaced by the network deciding: the
+  ``--candidates`` strongest candidates of the size asked for (the ones whose own read gives
+  a face at least ``--prefilter`` likely), each read by the network
+  (``pibg/data/dice_net.onnx``) on a ``(2 --grid + 1)^2`` grid of centres ``--step`` die
+  edges apart, its surest face kept where over ``--sure``, the two surest dice reported, all
+  flat (the network's "no die face" class is meant to cover a leaning die).
+- ``hybrid``: each call of the dice finder as shipped, and the network's dice (as ``net``)
+  where it found fewer than two flat dice, ``--apart`` die edges from those found.
+- ``post``: the stage's dice as shipped, then the network's (as ``net``) where the stage
+  found fewer than two flat dice, at the die size the stage settled on, ``--apart`` die
+  edges from every die found, ``--room`` die edges or more inside the dice mask, and with
+  ``--square`` only where the face at the centre is square (``_face_shape``, as the stage's
+  network rescue asks).
+- ``distances``: each labelled die's top-face centre in the calibrated top-down view, its
+  distance from the nearest labelled checker's place in checker diameters, flat dice and
+  dice leaning on a checker apart (the range and the nearest of each printed).
 
 Each DIR holds set-ups as rendered by ``../shared/tools/render`` (``NAME_00_start.jpg`` and
-``NAME_NN.jpg`` with their ``.json`` labels): each calibrated from its start frame (corners
-found automatically), its clean frames read in order. Prints flat dice read right (value and
-flat, within half a point's width of the label), cocked dice read flat and dice read where
-none lies. ``distances``: instead, each die's top-face centre in the calibrated top-down
-view, its distance from the nearest labelled checker's place in checker diameters, flat
-dice and dice leaning on a checker apart (the range and the nearest of each printed). The
-figures are in ``docs/vision-notes.md``.
+``NAME_NN.jpg`` with their ``.json`` labels, or a game's ``NAME_000.jpg`` on): each
+calibrated from its start frame (corners found automatically), its clean frames read in
+order. Prints flat dice read right (value and flat, within half a point's width of the
+label), cocked dice read flat and dice read where none lies.
 """
 
 from __future__ import annotations
@@ -65,14 +73,26 @@ def net_dice(args: argparse.Namespace) -> Any:
                 cands = [(x, y) for x, y in cands
                          if math.hypot(x - near[0], y - near[1]) < near[2]]
             step = args.step * size
+            if args.prefilter > 0.0 and cands:
+                _, first = DF._net_reads(crop, cands, size, config)
+                cands = [c for c, p in zip(cands, first, strict=True)
+                         if 1.0 - p[NO_DIE] >= args.prefilter]
             for cx, cy in cands:
-                pts = [(cx + i * step, cy + j * step) for i in range(-2, 3) for j in range(-2, 3)]
+                g = args.grid
+                pts = [(cx + i * step, cy + j * step) for i in range(-g, g + 1)
+                       for j in range(-g, g + 1)]
                 _, ps = DF._net_reads(crop, pts, size, config)
                 k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
                 (x, y), p = pts[k], ps[k]
                 best = int(np.argmax(p))
-                if best != NO_DIE and p[best] >= args.sure and DF._inside(surface_mask, x, y):
-                    found.append(DieRead(best + 1, x, y, True, float(p[best])))
+                if best == NO_DIE or p[best] < args.sure or not DF._inside(surface_mask, x, y):
+                    continue
+                if args.square:
+                    shape = DF._face_shape(crop(x, y, config.net_crop * size)[0], config)
+                    if shape is None or (shape[0] and not (
+                            shape[1] and p[best] >= config.net_rescue_open)):
+                        continue
+                found.append(DieRead(best + 1, x, y, True, float(p[best])))
         found.sort(key=lambda d: -d.confidence)
         out: list[DieRead] = []
         for d in found:
@@ -106,16 +126,28 @@ def hybrid_dice(args: argparse.Namespace) -> Any:
     return find
 
 
+def setups(folder: Path) -> list[tuple[Path, list[Path]]]:
+    """Each set-up's start frame and frame labels, in order: ``NAME_00_start.jpg`` and
+    ``NAME_NN.json``, or a rendered game's ``NAME_000.jpg`` and ``NAME_NNN.json``."""
+    out = []
+    for start in sorted(folder.glob("*_00_start.jpg")):
+        name = start.name.split("_")[0]
+        out.append((start, sorted(folder.glob(f"{name}_[0-9][0-9].json"))))
+    for start in sorted(folder.glob("*_000.jpg")):
+        name = start.name.split("_")[0]
+        out.append((start, sorted(folder.glob(f"{name}_[0-9][0-9][0-9].json"))[1:]))
+    return out
+
+
 def distances(dirs: list[Path]) -> int:
     """Each labelled die's top face from the nearest labelled checker (checker diameters)."""
     found: dict[str, list[tuple[float, str]]] = {"flat": [], "leaning on a checker": []}
     for folder in dirs:
-        for start in sorted(folder.glob("*_00_start.jpg")):
-            name = start.name.split("_")[0]
+        for start, labels in setups(folder):
             vision = Vision.from_start_frame(cv2.imread(str(start)))
             stage = vision._dice_stage
             px = stage._layout.checker_px
-            for label in sorted(folder.glob(f"{name}_[0-9][0-9].json")):
+            for label in labels:
                 gt = json.loads(label.read_text())["gt"]
                 dice = [d for d in gt.get("dice") or [] if not d.get("occluded")]
                 if gt.get("hand") or not dice:
@@ -137,26 +169,67 @@ def distances(dirs: list[Path]) -> int:
     return 0
 
 
+def post_dice(args: argparse.Namespace) -> Any:
+    """``DiceStage.dice`` as shipped, then, where it found fewer than two flat dice, the
+    network's dice (as ``net``) at the die size the stage settled on, ``--apart`` edges from
+    every die found."""
+    shipped, net = dice_stage.DiceStage.dice, net_dice(args)
+
+    def dice(self: Any, canon: Any, mask: Any = None, frame: Any = None,
+             canonical: bool = False, learn: bool = True, bar_mask: Any = None,
+             exposure: float = 1.0) -> tuple[DieRead, ...]:
+        got = list(shipped(self, canon, mask, frame, canonical=True, learn=learn,
+                           bar_mask=bar_mask, exposure=exposure))
+        if mask is not None and sum(d.flat for d in got) < 2:
+            sizes = [self._die_size[0]] if self._die_size[0] else self.die_sizes()
+            crop = self.frame_crop(frame) if frame is not None else None
+            room = DF._room(mask)
+            for d in net(canon, die_px=sizes, surface_mask=mask, crop=crop,
+                         exposure=exposure):
+                if room(d.x, d.y) < args.room * min(sizes):
+                    continue  # beside a checker or the edge: it may lean on it
+                if sum(e.flat for e in got) < 2 and all(
+                        math.hypot(d.x - e.x, d.y - e.y) >= args.apart * min(sizes)
+                        for e in got):
+                    got.append(d)
+        if not got or canonical:
+            return tuple(got)
+        xy = self.to_frame(np.array([[d.x, d.y] for d in got]))
+        return tuple(DieRead(d.value, float(x), float(y), d.flat, d.confidence)
+                     for d, (x, y) in zip(got, xy, strict=True))
+
+    return dice
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+", type=Path)
-    ap.add_argument("--mode", choices=("stage", "net", "hybrid", "distances"), default="net")
+    ap.add_argument("--mode", default="net",
+                    choices=("stage", "net", "hybrid", "post", "distances"))
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--step", type=float, default=0.08)
+    ap.add_argument("--grid", type=int, default=2, help="(2 g + 1)^2 centres a candidate")
+    ap.add_argument("--prefilter", type=float, default=0.0,
+                    help="the grid read only where the candidate's own read is a face this "
+                         "likely")
     ap.add_argument("--sure", type=float, default=0.9)
     ap.add_argument("--apart", type=float, default=1.5)
+    ap.add_argument("--square", action="store_true", help="post: a square face only")
+    ap.add_argument("--room", type=float, default=0.0,
+                    help="post: a die added only this many die edges or more inside the mask")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     if args.mode == "distances":
         return distances(args.dirs)
-    if args.mode != "stage":
+    if args.mode == "post":
+        dice_stage.DiceStage.dice = post_dice(args)  # type: ignore[method-assign]
+    elif args.mode != "stage":
         dice_stage._find_dice = net_dice(args) if args.mode == "net" else hybrid_dice(args)
     flat = flat_ok = cocked = cocked_flat = extra = 0
     for folder in args.dirs:
-        for start in sorted(folder.glob("*_00_start.jpg")):
-            name = start.name.split("_")[0]
+        for start, labels in setups(folder):
             vision = Vision.from_start_frame(cv2.imread(str(start)))
-            for label in sorted(folder.glob(f"{name}_[0-9][0-9].json")):
+            for label in labels:
                 gt = json.loads(label.read_text())["gt"]
                 if gt.get("hand"):
                     continue
