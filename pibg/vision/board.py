@@ -86,48 +86,9 @@ def from_lab(lab: Array) -> Array:
     return np.asarray(bgr, np.float32).reshape(np.shape(lab))
 
 
-#: Terms of the light's fall-off over the board (:func:`fit_shading`): x, y, x^2, y^2, x y.
-SHADING_TERMS = 5
-
-
-def _shading_terms(xy: Array, size: tuple[int, int]) -> Array:
-    w, h = size
-    x = np.asarray(xy, np.float64)[..., 0] / w - 0.5
-    y = np.asarray(xy, np.float64)[..., 1] / h - 0.5
-    return np.stack([x, y, x * x, y * y, x * y], -1)
-
-
-def fit_shading(feat: Array, labels: Array, xy: Array, size: tuple[int, int]
-                ) -> tuple[float, ...]:
-    """How the light falls off over the board, from the checkers of the starting position:
-    ``labels`` (WHITE, BLACK or EMPTY) at the places ``xy`` (view pixels) sampled as
-    ``feat`` (BGR). Each colour's checkers are one material, so the log of their brightness
-    is that colour's own level plus one smooth surface over the board (a quadratic in x and
-    y, shared): a lamp beside the board, a window, a vignetting lens. Returns the surface's
-    :data:`SHADING_TERMS` coefficients (:func:`shading_at` gives the factor at any place);
-    all 0 (no fall-off) where there are too few checkers to fit it."""
-    on = np.asarray(labels) != EMPTY
-    if int(on.sum()) < 4 * SHADING_TERMS:
-        return (0.0,) * SHADING_TERMS
-    grey = np.asarray(feat, np.float64)[on] @ np.array([0.114, 0.587, 0.299]) + 4.0
-    white = (np.asarray(labels)[on] == WHITE).astype(np.float64)
-    a = np.column_stack([white, 1.0 - white, _shading_terms(np.asarray(xy)[on], size)[:, :2]])
-    coef = np.linalg.lstsq(a, np.log(grey), rcond=None)[0]
-    return tuple(float(c) for c in coef[2:]) + (0.0, 0.0, 0.0)
-
-
-def shading_at(shading: tuple[float, ...], xy: Array, size: tuple[int, int]) -> Array:
-    """The light's fall-off (:func:`fit_shading`) at the places ``xy``: a factor, 1 at the
-    board's centre; all 1 for no shading (an empty tuple, as files made before it)."""
-    if not shading:
-        return np.ones(np.shape(xy)[:-1], np.float32)
-    return np.asarray(np.exp(_shading_terms(xy, size) @ np.asarray(shading, np.float64)),
-                      np.float32)
-
-
 def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background: Array,
                 background_lab: Array, white: ColourModel, black: ColourModel,
-                seen: Array | None = None, shade: Array | None = None) -> SlotReading:
+                seen: Array | None = None) -> SlotReading:
     """Class distances of places sampled (``feat``, BGR) in a frame whose light is ``gains``
     times the calibration's.
 
@@ -137,23 +98,16 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     read 40 darker and blue, "like neither", and the frame was taken for a hand). Such a place
     is measured against White and against the empty board at the closest colour its reading
     allows (each clipped channel raised to theirs where lower).
-
-    ``shade`` (the light's fall-off at each place, :func:`shading_at`): the checkers'
-    colours are compared with White's and Black's as they would look under the light at the
-    board's centre, as they were learnt (the empty board is learnt place by place).
     """
     seen = feat / gains if seen is None else seen
-    evened = seen if shade is None else seen / np.asarray(shade, np.float32)[..., None]
-    reading = classify_places(cfg, to_lab(seen), background_lab, white, black,
-                              None if shade is None else to_lab(evened))
+    reading = classify_places(cfg, to_lab(seen), background_lab, white, black)
     clipped = feat >= cfg.clip_level
     if not clipped.any():
         return reading
     rows = clipped.any(-1)
-    f, c = evened[rows], clipped[rows]
+    f, c = seen[rows], clipped[rows]
     bg = np.broadcast_to(np.asarray(background, np.float32), feat.shape)[rows]
     as_white = to_lab(np.where(c, np.maximum(f, from_lab(np.asarray(white.mean))), f))
-    f = seen[rows]
     as_empty = to_lab(np.where(c, np.maximum(f, bg), f))
     bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
     d_white, d_empty = reading.d_white.copy(), reading.d_empty.copy()
@@ -263,17 +217,14 @@ def sample_discs(cfg: VisionConfig, layout: Layout, img: Array,
 
 
 def classify_places(cfg: VisionConfig, feat: Array, background: Array,
-                    white: ColourModel, black: ColourModel,
-                    evened: Array | None = None) -> SlotReading:
-    """Distances of each place to empty / White / Black; all colours in Lab; ``evened``:
-    the places' colours with the light's fall-off taken out, for the checkers' models.
+                    white: ColourModel, black: ColourModel) -> SlotReading:
+    """Distances of each place to empty / White / Black; all colours in Lab.
 
     White is the lighter class and Black the darker: a White checker lighter than learnt (more
     light, glare, a clipped sensor) or a Black one darker is no less White or Black.
     """
-    ev = feat if evened is None else evened
-    return SlotReading(empty_dist2(cfg, feat, background), white.dist2(ev, +1),
-                       black.dist2(ev, -1))
+    return SlotReading(empty_dist2(cfg, feat, background), white.dist2(feat, +1),
+                       black.dist2(feat, -1))
 
 
 def empty_dist2(cfg: VisionConfig, feat: Array, background: Array) -> Array:

@@ -77,11 +77,6 @@ class Calibration:
     #: empty board (``Layout.band_places``; :func:`~pibg.vision.place_net.band_arm_like`):
     #: then the band is no evidence of an arm (True for files written before it was asked).
     band_arm_like: bool = True
-    #: How the light falls off over the board (:func:`~pibg.vision.board.fit_shading`, learnt
-    #: from the starting position's checkers), taken out of a place's colour before it is
-    #: compared with the checkers' (learnt with it taken out); empty for none (files written
-    #: before it was learnt: their checker colours were learnt with the fall-off in them).
-    shading: tuple[float, ...] = ()
 
     @property
     def layout(self) -> Layout:
@@ -127,9 +122,6 @@ class Calibration:
             "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
             "# whether the middle of the empty board, between the points, looks like an arm",
             f"band_arm_like = {'true' if self.band_arm_like else 'false'}",
-            "# the light's fall-off over the board: log factor in x, y, x^2, y^2, x y (the view",
-            "# from -0.5 to 0.5 each way); the checker colours below are with it taken out",
-            "shading = [" + ", ".join(f"{c:.5f}" for c in self.shading) + "]",
             "",
             "[ring]",
             "# share of a checker-sized circle with an edge: on checkers, on the empty board",
@@ -195,8 +187,7 @@ class Calibration:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
         _check_keys(data, _TOP_KEYS, source, "",
-                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like",
-                              "shading"})
+                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -241,7 +232,6 @@ class Calibration:
                 rim_lift=float(data.get("rim_lift", 0.0)),
                 arm_like=tuple(int(i) for i in data.get("arm_like", [])),
                 band_arm_like=data.get("band_arm_like", True),
-                shading=tuple(float(c) for c in data.get("shading", [])),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value ({exc}): "
@@ -272,7 +262,7 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
-             "arm_like", "band_arm_like", "shading"}
+             "arm_like", "band_arm_like"}
 
 
 def _number(value: Any) -> bool:
@@ -311,11 +301,6 @@ def _check_values(data: dict[str, Any], source: str) -> None:
         raise bad("rim_lift", "a number")
     if "band_arm_like" in data and not isinstance(data["band_arm_like"], bool):
         raise bad("band_arm_like", "true or false")
-    if "shading" in data and not (
-            isinstance(data["shading"], list)
-            and len(data["shading"]) in (0, B.SHADING_TERMS)
-            and all(_number(c) and abs(float(c)) <= 20.0 for c in data["shading"])):
-        raise bad("shading", f"a list of {B.SHADING_TERMS} numbers (or none)")
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -405,37 +390,30 @@ def _borrow(feat: Array, lab: Array) -> Array:
 
 
 def _learn(cfg: VisionConfig, canon: Array, layout: Layout
-           ) -> tuple[B.ColourModel, B.ColourModel, Array, float, tuple[float, ...]]:
-    """Checker colour models (Lab, the light's fall-off taken out), the empty board (BGR),
-    the light/dark contrast and the fall-off (:func:`~pibg.vision.board.fit_shading`)."""
+           ) -> tuple[B.ColourModel, B.ColourModel, Array, float]:
+    """Checker colour models (Lab), the empty board (BGR) and the light/dark contrast."""
     img = B.float_image(canon)
     k = layout.slots_per_point()
-    xy = layout.point_slots()
-    feat = B.sample_discs(cfg, layout, img, xy)
+    feat = B.sample_discs(cfg, layout, img, layout.point_slots())
+    lab = B.to_lab(feat)
     labels = start_labels(k)
-    shading = B.fit_shading(feat, labels, xy, layout.size)
-    lab = B.to_lab(feat / B.shading_at(shading, xy, layout.size)[..., None])
-    raw = B.to_lab(feat)
     floor = np.asarray(cfg.checker_sigma_floor, np.float32)
     models = []
     for c in (B.WHITE, B.BLACK):
         f = lab[labels == c]
         m = f.mean(0)
-        s = np.maximum(np.maximum(f.std(0), raw[labels == c].std(0)), floor)
+        s = np.maximum(f.std(0), floor)
         models.append(B.ColourModel((float(m[0]), float(m[1]), float(m[2])),
                                     (float(s[0]), float(s[1]), float(s[2]))))
     contrast = models[0].mean[0] - models[1].mean[0]
-    return models[0], models[1], _borrow(feat, labels), contrast, shading
+    return models[0], models[1], _borrow(feat, labels), contrast
 
 
 def _agreement(cfg: VisionConfig, canon: Array, layout: Layout, white: B.ColourModel,
-               black: B.ColourModel, bg: Array, shading: tuple[float, ...] = ()) -> float:
+               black: B.ColourModel, bg: Array) -> float:
     """Share of checker places that read as the starting position."""
-    xy = layout.point_slots()
-    feat = B.sample_discs(cfg, layout, B.float_image(canon), xy)
-    evened = feat / B.shading_at(shading, xy, layout.size)[..., None]
-    reading = B.classify_places(cfg, B.to_lab(feat), B.to_lab(bg), white, black,
-                                B.to_lab(evened))
+    feat = B.sample_discs(cfg, layout, B.float_image(canon), layout.point_slots())
+    reading = B.classify_places(cfg, B.to_lab(feat), B.to_lab(bg), white, black)
     return float((reading.classes() == start_labels(layout.slots_per_point())).mean())
 
 
@@ -513,15 +491,14 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         for home in homes:
             hm = homography(corners, layout, home)
             canon = cv2.warpPerspective(image, hm, layout.size, flags=cv2.INTER_LINEAR)
-            white, black, bg, contrast, shading = _learn(cfg, canon, layout)
+            white, black, bg, contrast = _learn(cfg, canon, layout)
             # two checker colours apart (by lightness or by hue: red and blue checkers may
             # be as light), the lighter standing where White's start; turned or mirrored,
             # each colour model mixes both and they come out alike
             apart = float(np.linalg.norm(np.subtract(white.mean, black.mean)))
             if contrast <= 0.0 or apart < cfg.min_colour_contrast:
                 continue
-            score = (_agreement(cfg, canon, layout, white, black, bg, shading)
-                     + contrast / 1000.0)
+            score = _agreement(cfg, canon, layout, white, black, bg) + contrast / 1000.0
             if best is None or score > best[0]:
                 best = (score, home, canon, hm, prof)
     if best is None:
@@ -534,9 +511,8 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     if k_lens:
         hm = homography(undistort(corners, k_lens, (w, h)), layout, home)
         canon = cv2.remap(image, *canonical_maps(hm, layout, k_lens, (w, h)), cv2.INTER_LINEAR)
-        w_, b_, bg_, _, sh_ = _learn(cfg, canon, layout)
-        agree = max(agree, _agreement(cfg, canon, layout, w_, b_, bg_, sh_))
-    white, black, bg, contrast, shading = _learn(cfg, canon, layout)
+        agree = max(agree, _agreement(cfg, canon, layout, *_learn(cfg, canon, layout)[:3]))
+    white, black, bg, contrast = _learn(cfg, canon, layout)
     if agree < cfg.min_start_agreement:
         raise CalibrationError(
             f"this frame does not look like the starting position ({agree:.0%} of the checker "
@@ -581,7 +557,6 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         rim_lift=rim_lift,
         arm_like=_arm_like(cfg, canon, layout, start),
         band_arm_like=_band_arm_like(cfg, canon, layout),
-        shading=shading,
     )
 
 

@@ -79,9 +79,6 @@ class Vision:
         self._nadir = camera[:2] if camera is not None else None
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
         self._bg_lab = B.to_lab(cal.points_bg)
-        # the light's fall-off learnt at calibration, at every checker place
-        self._shade = B.shading_at(cal.shading, self._layout.point_slots(), self._layout.size)
-        self._bar_shade = B.shading_at(cal.shading, self._bar_slots, self._layout.size)
         # colours lie closer together on a darker board or under less light, about in
         # proportion to the lightness of White's checkers: so does "like neither" (down to a
         # floor: the camera's noise does not shrink with the light)
@@ -192,7 +189,7 @@ class Vision:
         gains = B.photometric_gains(feat, cal.points_bg, self._quadrants)
         gain = np.median(gains.reshape(-1, 3), 0)
         reading = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
-                                cal.black, shade=self._shade)
+                                cal.black)
         net = None
         if self._place_model is not None:
             net = PN.read(canon, self._net_places, lay.checker_px, self._place_model)
@@ -253,8 +250,7 @@ class Vision:
             # changed (see ``board.photometric_tone``): light and dark colours shifted apart
             toned = B.read_places(cfg, feat, gains, cal.points_bg, self._bg_lab, cal.white,
                                   cal.black, B.toned(feat, *B.photometric_tone(
-                                      cfg, feat, cal.points_bg, self._quadrants, gains)),
-                                  shade=self._shade)
+                                      cfg, feat, cal.points_bg, self._quadrants, gains)))
             odd &= self._odd(toned, cfg.tone_explains)
         unexplained = int(odd.sum())
         rails = self._rails_changed(img, gain, ii)
@@ -388,8 +384,7 @@ class Vision:
         grads_bar = B.ring_scores(edges, self._bar_ring_idx, self._bar_slots.shape[:-1],
                                   cfg.ring_rank)
         bar_read = B.read_places(cfg, B.sample_discs(cfg, lay, img, self._bar_slots, integral=ii),
-                                 gain, cal.bar_bg, self._bar_lab, cal.white, cal.black,
-                                 shade=self._bar_shade)
+                                 gain, cal.bar_bg, self._bar_lab, cal.white, cal.black)
         if bar_logits is None:
             bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
