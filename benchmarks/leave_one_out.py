@@ -1,7 +1,7 @@
 """Leave one board out: each rendered camera set-up read as a user meets it, by a checker-place
 network that never saw that board, printed as one table (the README's vision table).
 
-    python benchmarks/leave_one_out.py --nets DIR [--train] [--random-dir DIR] [--jobs 2]
+    python benchmarks/leave_one_out.py --nets DIR [--train] [--random-dir DIR ...] [--jobs 2]
 
 Each row is one set-up: calibrated from its start frame with the corners the board finder
 finds (``pibg calibrate`` without ``--corners``), then every frame read once
@@ -15,7 +15,7 @@ Which network reads a set-up:
   ``extract_sim.py``, then ``train.py --leave-out``) with that style's renders and pibg.sim's
   drawn boards of that style left out. The vision stage's constants were chosen on these
   boards before the network; only the network is left out.
-- ``renders/unseen`` (dev4, dev5) and the ``random:SEED`` set-ups of ``--random-dir``
+- ``renders/unseen`` (dev4, dev5) and the ``random:SEED`` set-ups of each ``--random-dir``
   (``benchmarks/random_boards``): the network pibg ships, which never saw them.
 
 ``--train`` needs PyTorch and onnx (``pip install torch onnx``), about 3 minutes a network on
@@ -79,21 +79,21 @@ class Row:
     split: int = 0
 
 
-def setups(shared: Path, random_dir: Path | None) -> list[tuple[str, Path, list[Path]]]:
-    """(name, start frame, other frames) of every set-up measured."""
-    out: list[tuple[str, Path, list[Path]]] = []
-    folders = [shared / "renders/dev", shared / "renders/unseen"]
-    folders += [random_dir] if random_dir is not None else []
-    for folder in folders:
+def setups(shared: Path, random_dirs: list[Path]) -> list[tuple[str, Path, list[Path], str]]:
+    """(name, start frame, other frames, the group it is summed in) of every set-up."""
+    out: list[tuple[str, Path, list[Path], str]] = []
+    folders = [(shared / "renders/dev", "dev"), (shared / "renders/unseen", "unseen")]
+    folders += [(d, d.name) for d in random_dirs]
+    for folder, group in folders:
         for start in sorted(folder.glob("*_00_start.jpg")):
             name = start.name.split("_")[0]
             rest = sorted(f for f in folder.glob(f"{name}_[0-9][0-9].jpg"))
-            out.append((name, start, rest))
+            out.append((name, start, rest, group))
     for start in sorted((shared / "renders/game/frames").glob("*_000.jpg")):
         name = start.name.rsplit("_", 1)[0]
         rest = sorted(f for f in start.parent.glob(f"{name}_[0-9][0-9][0-9].jpg")
                       if f != start)
-        out.append((name, start, rest))
+        out.append((name, start, rest, "dev"))
     return out
 
 
@@ -197,7 +197,7 @@ def _pct(a: int, b: int) -> str:
     return "-" if b == 0 else f"{math.floor(10000.0 * a / b) / 100:.2f} %"
 
 
-def table(rows: list[Row]) -> str:
+def table(rows: list[Row], groups_of: dict[str, str]) -> str:
     head = ("| set-up | network | board found | regions right | frames right (+ a stacked "
             "checker's point only) | clean frames refused | arms read as a board | cube right "
             "| flat dice right | cocked read flat |")
@@ -217,7 +217,7 @@ def table(rows: list[Row]) -> str:
         lines.append(line(r.name, r.network, "yes" if r.found else "**no**", r.tally, r.split,
                           r.flat, r.flat_ok, r.cocked, r.cocked_flat))
         kind = (f"{r.network[3:]} left out" if r.network.startswith("no_") else
-                "unseen" if r.name in ("dev4", "dev5") else "random")
+                groups_of.get(r.name, "others"))
         groups.setdefault(kind, []).append(r)
     for kind, rs in groups.items():
         t = Tally()
@@ -241,8 +241,9 @@ def main() -> int:
                          "no_tournament.onnx, no_oak.onnx)")
     ap.add_argument("--train", action="store_true",
                     help="make the networks missing from --nets first (needs torch, onnx)")
-    ap.add_argument("--random-dir", type=Path, default=None,
-                    help="the frames rendered from benchmarks/random_boards/spec.json")
+    ap.add_argument("--random-dir", type=Path, action="append", default=[],
+                    help="frames rendered from a spec in benchmarks/random_boards (spec.json, "
+                         "fresh_spec.json); again for each, summed by folder")
     ap.add_argument("--only", default="", help="comma-separated set-ups (all by default)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true", help="list what each got wrong")
@@ -254,7 +255,9 @@ def main() -> int:
         train(args.nets, args.shared)
     only = {n for n in args.only.split(",") if n}
     jobs: list[tuple[str, str, list[str], str | None]] = []
-    for name, start, frames in setups(args.shared, args.random_dir):
+    groups_of: dict[str, str] = {}
+    for name, start, frames, group in setups(args.shared, args.random_dir):
+        groups_of[name] = group
         if only and name not in only:
             continue
         _, path = network_for(name, args.nets)
@@ -265,7 +268,7 @@ def main() -> int:
                      None if path is None else str(path)))
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         rows = list(pool.map(measure, jobs))
-    print(table(rows))
+    print(table(rows, groups_of))
     if args.verbose:
         for r in rows:
             for m in r.misses or []:
