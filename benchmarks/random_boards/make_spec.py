@@ -3,6 +3,7 @@
     pip install gnubg          # make_sessions.py decodes gnubg position IDs with it
     python benchmarks/random_boards/make_spec.py > benchmarks/random_boards/spec.json
     python benchmarks/random_boards/make_spec.py --fresh > benchmarks/random_boards/fresh_spec.json
+    python benchmarks/random_boards/make_spec.py --third > benchmarks/random_boards/third_spec.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -15,6 +16,8 @@ The seeds were chosen before any frame was looked at; nothing in pibg is tuned o
 ``--fresh`` writes a second set the same way (set-ups ``rnf0`` to ``rnf4``, seeds 7311 to 7315,
 other lights and cameras), rendered once and measured once, after every change measured on the
 first set: the first set's frames have been looked at while working, the fresh ones not.
+``--third`` writes a third (``rnt0`` to ``rnt4``, seeds 7321 to 7325), for when the fresh set
+has been looked at in turn: rendered once, measured once on the vision as it then stands.
 """
 
 from __future__ import annotations
@@ -39,11 +42,19 @@ FRESH = [
     (7314, "daylight_window", "v3", 78, 3),
     (7315, "warm_ceiling", "v3wide", 56, 6),
 ]
+THIRD = [
+    (7321, "dim_evening", "v3wide", 57, 5),
+    (7322, "desk_lamp", "v3", 66, 4),
+    (7323, "daylight_window", "v3wide", 62, 3),
+    (7324, "warm_ceiling", "v3", 80, 6),
+    (7325, "desk_lamp", "v3wide", 54, 7),
+]
 
 
 def main() -> int:
-    fresh = "--fresh" in sys.argv[1:]
-    setups, seed, prefix = (FRESH, "39", "rnf") if fresh else (SETUPS, "38", "rnd")
+    setups, seed, prefix = ((FRESH, "39", "rnf") if "--fresh" in sys.argv[1:] else
+                            (THIRD, "40", "rnt") if "--third" in sys.argv[1:] else
+                            (SETUPS, "38", "rnd"))
     args = [sys.executable, str(SHARED / "tools/render/make_sessions.py"),
             str(SHARED / "golden/movegen.jsonl"), seed, prefix, "12"]
     args += [f"walnut:{light}:{model}:{h}:{t}" for _, light, model, h, t in setups]
