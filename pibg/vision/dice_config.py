@@ -353,18 +353,6 @@ class DiceConfig:
     #: edges apart (0: one read).
     rescue_centre: tuple[float, float] = (0.6, 1.2)
     rescue_jitter: float = 0.06
-    #: :func:`~pibg.vision.dice_find.open_dice` (the network alone, after the rest left a
-    #: throw's die unread): this many candidates of the size read, each first at its own
-    #: centre, then, where that read gives a face this likely, on a square grid of
-    #: ``(2 open_grid + 1)^2`` centres ``open_step`` die edges apart; a flat die where it
-    #: gives one value at least ``open_sure`` there, ``clear_room`` die edges or more inside
-    #: the mask and ``open_apart`` die edges from every die found.
-    open_candidates: int = 8
-    open_first: float = 0.2
-    open_grid: int = 2
-    open_step: float = 0.08
-    open_sure: float = 0.9
-    open_apart: float = 1.5
 
 
 DEFAULT_CONFIG = DiceConfig()

@@ -651,56 +651,6 @@ def _pips_beside(crop: CropFn, x: float, y: float, half: float, size: float, val
             for bx, by, rd in _extra_pips(blobs, fit, die_work, cfg)]
 
 
-def open_dice(
-    image: Image,
-    *,
-    die_px: float | Sequence[float],
-    surface_mask: Mask,
-    found: Sequence[DieRead] = (),
-    config: DiceConfig = DEFAULT_CONFIG,
-    crop: CropFn | None = None,
-    exposure: float = 1.0,
-) -> list[DieRead]:
-    """Flat dice lying in the clear that the die-face network alone reads, for a throw
-    :func:`find_dice` left short: at most as many as make two flat dice with ``found``,
-    surest first, ``open_apart`` die edges from them and ``clear_room`` inside the mask."""
-    cfg = config
-    sizes = [float(die_px)] if isinstance(die_px, int | float) else [float(s) for s in die_px]
-    crop = crop or view_crop(image, cfg.work_px)
-    if exposure > 1.0:
-        image, crop = _brightened(image, exposure), _brightened_crop(crop, exposure)
-    room = _room(surface_mask)
-    wanted = 2 - sum(d.flat for d in found)
-    near = cfg.open_apart * min(sizes)
-    seen: list[DieRead] = []
-    for size in sizes:
-        cands = _peaks(_spot_map(image, size, surface_mask, cfg), size, surface_mask,
-                       dataclasses.replace(cfg, max_dice_candidates=cfg.open_candidates))
-        if not cands or wanted <= 0:
-            continue
-        _, first = _net_reads(crop, cands, size, cfg)
-        step, g = cfg.open_step * size, cfg.open_grid
-        for (cx, cy), p0 in zip(cands, first, strict=True):
-            if 1.0 - p0[NO_DIE] < cfg.open_first:
-                continue
-            at = [(cx + i * step, cy + j * step) for i in range(-g, g + 1)
-                  for j in range(-g, g + 1)]
-            _, ps = _net_reads(crop, at, size, cfg)
-            k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
-            (x, y), p = at[k], ps[k]
-            best = int(np.argmax(p))
-            if (best != NO_DIE and p[best] >= cfg.open_sure and _inside(surface_mask, x, y)
-                    and room(x, y) >= cfg.clear_room * size):
-                seen.append(DieRead(best + 1, x, y, True, float(p[best])))
-    seen.sort(key=lambda d: -d.confidence)
-    out: list[DieRead] = []
-    for d in seen:
-        if len(out) < wanted and all(math.hypot(d.x - e.x, d.y - e.y) >= near
-                                     for e in [*found, *out]):
-            out.append(d)
-    return out
-
-
 def _net_reads(crop: CropFn, points: list[tuple[float, float]], size: float, cfg: DiceConfig
                ) -> tuple[list[Image], FloatArray]:
     """The crops the die-face network (:mod:`pibg.vision.dice_net`) reads for dice at

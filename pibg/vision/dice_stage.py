@@ -42,12 +42,10 @@ CHECKER_MASK = 0.65
 Crop = Callable[..., tuple[Array, float]]
 
 _find_dice: Callable[..., list[DieRead]] | None
-_open_dice: Callable[..., list[DieRead]] | None
 try:  # The dice stage is written separately; without it no dice are reported.
     from pibg.vision.dice import find_dice as _find_dice
-    from pibg.vision.dice_find import open_dice as _open_dice
 except ImportError:  # pragma: no cover - depends on the checkout
-    _find_dice = _open_dice = None
+    _find_dice = None
 
 _GREY = np.array([0.114, 0.587, 0.299])  #: grey level of B, G, R (ITU-R BT.601)
 
@@ -221,12 +219,6 @@ class DiceStage:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
             found = found + self.bar_dice(canon, chosen, bar_mask(), crop, exposure)
-        if mask is not None and _open_dice is not None and sum(d.flat for d in found) < 2:
-            # a throw's die left unread: the die-face network alone reads one in the clear
-            settled = self._die_size[0]
-            found = found + _open_dice(canon, die_px=[settled] if settled else self.die_sizes(),
-                                       surface_mask=mask, found=found, crop=crop,
-                                       exposure=exposure)
         if not found:
             return ()
         xy = np.array([[d.x, d.y] for d in found])
