@@ -52,6 +52,7 @@ from dice_accuracy import _score as score_dice
 from vision_accuracy import Tally, score_frame
 
 from pibg.exc import PibgError
+from pibg.observation import BoardObservation
 from pibg.vision.geometry import VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -138,22 +139,28 @@ def measure(args: tuple[str, str, list[str], str | None]) -> Row:
     cv2.setNumThreads(1)
     cfg = VisionConfig(place_model=model or "")
     row = Row(name, Path(model).stem if model else "shipped", tally=Tally(), misses=[])
+    vision: Vision | None = None
     try:
         vision = Vision.from_start_frame(cv2.imread(start), config=cfg)
         row.found = True
     except PibgError as exc:
         label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
         row.misses = [f"{name}: board not found ({exc}); read on its labelled corners"]
-        vision = Vision.from_start_frame(cv2.imread(start),
-                                         np.asarray(label["board_corners"]), config=cfg)
+        try:
+            vision = Vision.from_start_frame(cv2.imread(start),
+                                             np.asarray(label["board_corners"]), config=cfg)
+        except PibgError as again:  # not calibrated at all: every frame refused
+            row.misses = [f"{name}: not calibrated, on its labelled corners either ({again})"]
     assert row.tally is not None and row.misses is not None
     for f in frames:
         lab = json.loads(Path(f).with_suffix(".json").read_text())
-        obs = vision.observe(cv2.imread(f))
+        obs = (vision.observe(cv2.imread(f)) if vision is not None
+               else BoardObservation.unreadable("not calibrated"))
         score_frame(row.tally, Path(f).stem, lab["spec"], obs)
         if lab["spec"].get("hand"):
             continue
-        row.split += int(split_only(lab["spec"], obs, vision.layout.slots_per_point()))
+        row.split += int(vision is not None
+                         and split_only(lab["spec"], obs, vision.layout.slots_per_point()))
         gt = lab["gt"]
         dice = gt.get("dice") or []
         point_w = float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
