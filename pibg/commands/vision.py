@@ -98,6 +98,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     cal.save(out)
     print(f"calibrated: {out} (profile {cal.profile}, White's home {cal.white_home}, "
           f"checker radius {cal.checker_radius_px:.1f} px)")
+    note = cal.naming_note()
+    if note and not args.white_home:
+        print(f"note: {note}")
     return 0
 
 

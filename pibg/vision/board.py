@@ -111,7 +111,7 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     as_empty = to_lab(np.where(c, np.maximum(f, bg), f))
     bgl = np.broadcast_to(np.asarray(background_lab, np.float32), feat.shape)[rows]
     d_white, d_empty = reading.d_white.copy(), reading.d_empty.copy()
-    d_white[rows] = np.minimum(d_white[rows], white.dist2(as_white, +1))
+    d_white[rows] = np.minimum(d_white[rows], white.dist2(as_white, _side(white, black)))
     d_empty[rows] = np.minimum(d_empty[rows], empty_dist2(cfg, as_empty, bgl))
     return SlotReading(d_empty, d_white, reading.d_black)
 
@@ -220,11 +220,18 @@ def classify_places(cfg: VisionConfig, feat: Array, background: Array,
                     white: ColourModel, black: ColourModel) -> SlotReading:
     """Distances of each place to empty / White / Black; all colours in Lab.
 
-    White is the lighter class and Black the darker: a White checker lighter than learnt (more
-    light, glare, a clipped sensor) or a Black one darker is no less White or Black.
+    White is the lighter class and Black the darker (unless the players named them the other
+    way round, ``--white-home``): a checker of the lighter colour lighter than learnt (more
+    light, glare, a clipped sensor) or one of the darker colour darker is no less itself.
     """
-    return SlotReading(empty_dist2(cfg, feat, background), white.dist2(feat, +1),
-                       black.dist2(feat, -1))
+    side = _side(white, black)
+    return SlotReading(empty_dist2(cfg, feat, background), white.dist2(feat, side),
+                       black.dist2(feat, -side))
+
+
+def _side(white: ColourModel, black: ColourModel) -> int:
+    """+1 when White's colour is the lighter (as pibg names them), -1 when the darker."""
+    return 1 if white.mean[0] >= black.mean[0] else -1
 
 
 def empty_dist2(cfg: VisionConfig, feat: Array, background: Array) -> Array:
@@ -447,6 +454,27 @@ def tray_energy(layout: Layout, canon: Array, white: bool, scale: float) -> Arra
     win = max(3, round(layout.tray_capacity_px()))
     e = np.convolve(gy, np.ones(win, np.float32) / win, mode="same") / scale
     return np.asarray(e[::-1] if white else e, np.float32)
+
+
+#: An empty half of the tray is taken to be at least this share as rough, inside, as the
+#: other half (see :func:`tray_floor`).
+TRAY_FLOOR_SHARE = 0.75
+
+
+def tray_floor(tray_bg: Array) -> Array:
+    """The two halves' empty profiles (``Calibration.tray_bg``, (2, R)), each raised to
+    :data:`TRAY_FLOOR_SHARE` of the other half's median inside it (from a quarter of its
+    length on). The two halves are one material under one light: a half learnt far smoother
+    than the other showed something else at calibration (the tray's wall or its shadow, the
+    corners a few pixels off, render rnt0's Black half 0.07 against White's 0.38), and
+    measured against it the tray's own grain, once the camera has moved a little, reads as
+    a full pile."""
+    bg = np.asarray(tray_bg, np.float32)
+    if bg.ndim != 2 or bg.shape[0] != 2 or bg.shape[1] < 4:
+        return bg
+    inner = [float(np.median(half[len(half) // 4:])) for half in bg]
+    return np.asarray(np.stack([np.maximum(bg[0], TRAY_FLOOR_SHARE * inner[1]),
+                                np.maximum(bg[1], TRAY_FLOOR_SHARE * inner[0])]), np.float32)
 
 
 def _tray_start(cfg: VisionConfig, base: Array, pitch: float) -> float:

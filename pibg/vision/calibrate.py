@@ -42,6 +42,15 @@ from pibg.vision.geometry import (
 
 FORMAT_VERSION = 1
 
+#: Two checker colours at least this far apart in lightness (CIE L, OpenCV's 8-bit scale)
+#: are plainly a light and a dark one; nearer, which one is "White" is the players' to say
+#: (:meth:`Calibration.naming_note`).
+CLEARLY_LIGHTER = 15.0
+
+#: White's home with the colours' names swapped: the starting position mirrored top to bottom.
+_SWAPPED: dict[WhiteHome, WhiteHome] = {"bottom-right": "top-right", "top-right": "bottom-right",
+                                        "bottom-left": "top-left", "top-left": "bottom-left"}
+
 
 @dataclass(frozen=True)
 class Calibration:
@@ -81,6 +90,19 @@ class Calibration:
     @property
     def layout(self) -> Layout:
         return Layout(PROFILES[self.profile])
+
+    def naming_note(self) -> str | None:
+        """A line for the person calibrating when the two checker colours are about as light
+        (under :data:`CLEARLY_LIGHTER` apart): White was taken to be the lighter, and the
+        starting position reads as well with the names swapped (and White's home mirrored
+        top to bottom), so the players may call the other colour White; None otherwise."""
+        light, dark = self.white.mean[0], self.black.mean[0]
+        if light - dark >= CLEARLY_LIGHTER:
+            return None
+        return (f"the two checker colours are about as light (lightness {light:.0f} and "
+                f"{dark:.0f} of 255): White was taken to be the lighter, whose home is "
+                f"{self.white_home}; if the other colour is White, calibrate again with "
+                f"--white-home {_SWAPPED[self.white_home]}")
 
     def homography(self) -> Array:
         """Image -> canonical homography from the corners as seen (through the lens)."""
@@ -496,8 +518,8 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
             # be as light), the lighter standing where White's start; turned or mirrored,
             # each colour model mixes both and they come out alike
             apart = float(np.linalg.norm(np.subtract(white.mean, black.mean)))
-            if contrast <= 0.0 or apart < cfg.min_colour_contrast:
-                continue
+            if (contrast <= 0.0 and white_home is None) or apart < cfg.min_colour_contrast:
+                continue  # (White the darker only where the players name it so)
             score = _agreement(cfg, canon, layout, white, black, bg) + contrast / 1000.0
             if best is None or score > best[0]:
                 best = (score, home, canon, hm, prof)

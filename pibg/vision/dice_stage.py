@@ -69,8 +69,9 @@ class DiceStage:
         self._h_inv = np.linalg.inv(cal.homography())
         self._slots = slots
         self._nadir = nadir
-        # the lightest things the board always shows: White's checkers, its light points
-        self._light_grey = max(_grey(cal.white.mean), float(np.percentile(
+        # the lightest things the board always shows: the lighter checkers (White's, unless
+        # the players named them the other way round), its light points
+        self._light_grey = max(_grey(cal.white.mean), _grey(cal.black.mean), float(np.percentile(
             np.asarray(cal.points_bg, np.float64).reshape(-1, 3) @ _GREY, 90)))
         # the die size that found dice last, and in how many frames running
         self._die_size: tuple[float | None, int] = (None, 0)

@@ -442,8 +442,10 @@ class VisionConfig:
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours
-    #: learnt at calibration: lightness or hue (White is the lighter, by any amount).
-    min_colour_contrast: float = 25.0
+    #: learnt at calibration: lightness or hue (White is the lighter, by any amount). Turned
+    #: or mirrored, each colour model mixes both colours and they lie 0.5 to 5 apart; teal
+    #: and grey-green checkers (random:7323) lie 20 apart.
+    min_colour_contrast: float = 12.0
     #: The tray's pile (log ratio of edge strength to the empty tray's): its mean must exceed
     #: the rest of the tray's by this much and the empty tray's by ``tray_level``.
     tray_contrast: float = 0.3

@@ -82,9 +82,10 @@ class Vision:
         # colours lie closer together on a darker board or under less light, about in
         # proportion to the lightness of White's checkers: so does "like neither" (down to a
         # floor: the camera's noise does not shrink with the light)
-        dim = min(1.0, cal.white.mean[0] / self.config.unexplained_light)
+        dim = min(1.0, max(cal.white.mean[0], cal.black.mean[0]) / self.config.unexplained_light)
         self._unexplained = self.config.unexplained * max(dim ** 2, self.config.unexplained_floor)
         self._bar_lab = B.to_lab(cal.bar_bg)
+        self._tray_bg = B.tray_floor(cal.tray_bg)
         self._rail_places = self._layout.rail_places()
         w, h = self._layout.size
         # Without a starting position (checker_radius_px 0) checkers' places are guesses.
@@ -389,8 +390,8 @@ class Vision:
             bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
-        est_w, conf_w = B.tray_count(cfg, lay, canon, cal.tray_bg[0], True, scale)
-        est_b, conf_b = B.tray_count(cfg, lay, canon, cal.tray_bg[1], False, scale)
+        est_w, conf_w = B.tray_count(cfg, lay, canon, self._tray_bg[0], True, scale)
+        est_b, conf_b = B.tray_count(cfg, lay, canon, self._tray_bg[1], False, scale)
         k = lay.slots_per_point()
         # The whole board at once: 24 points and the bar's two sides (as two short points).
         all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)

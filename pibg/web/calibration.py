@@ -153,8 +153,10 @@ class VisionCalibration:
         os.replace(tmp, self.path)
         if self._on_saved is not None:
             self._on_saved(cal)
+        note = cal.naming_note()
         return (f"saved {self.path} (profile {cal.profile}, White's home {cal.white_home}, "
-                f"checker radius {cal.checker_radius_px:.1f} px)")
+                f"checker radius {cal.checker_radius_px:.1f} px)"
+                + (f"; note: {note} (pibg calibrate on the rig)" if note else ""))
 
     def check(self, corners: Corners | None) -> BoardObservation:
         from pibg.vision.pipeline import Vision

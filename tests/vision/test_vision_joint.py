@@ -254,3 +254,32 @@ def test_the_networks_stacked_places_tell_which_full_point_hides_the_checkers() 
     assert told[12].count == 7 and told[5].count == 5
     assert told[5].prob(6) > 0.03 and told[12].prob(6) > 0.03
     assert sum(r.count for r in told if r.count > 0) == 15
+
+
+def test_an_empty_tray_half_learnt_too_smooth_is_no_full_pile(monkeypatch) -> None:
+    """Render rnt0 (``tests/data/vision/rnt0_tray.json``: the empty tray's profiles learnt at
+    calibration, and Black's half of an empty tray in a later frame): at calibration Black's
+    half showed the tray's smooth dark wall, its inside a fifth as rough as White's half;
+    once the camera had moved a little, the tray's own grain measured against it read as 15
+    checkers, and 8 of 11 frames were refused. Each half's empty profile is floored at three
+    quarters of the other half's: the tray reads empty, a pile still counts."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "vision" /
+                       "rnt0_tray.json").read_text())
+    cfg, layout = VisionConfig(), Layout(PROFILES[data["profile"]])
+    learnt = np.asarray(data["tray_bg"], np.float32)
+    frame = np.asarray(data["frame_black"], np.float32)
+    monkeypatch.setattr(B, "tray_energy", lambda *a, **k: frame)
+    assert B.tray_count(cfg, layout, np.zeros(1), learnt[1], False, 1.0)[0] == 15.0
+    floored = B.tray_floor(learnt)
+    assert B.tray_count(cfg, layout, np.zeros(1), floored[1], False, 1.0)[0] == 0.0
+    assert np.array_equal(floored[0], learnt[0])  # the rougher half is left as it is
+    monkeypatch.undo()
+    empty, lay = _tray_view(0, 0)
+    view, _ = _tray_view(0, 7)
+    halves = np.stack([B.tray_energy(lay, empty, True, 1.0)[:200],
+                       B.tray_energy(lay, empty, False, 1.0)[:200]])
+    pile = B.tray_count(cfg, lay, view, halves[1], False, 1.0)[0]
+    assert pile > 5 and B.tray_count(cfg, lay, view, B.tray_floor(halves)[1], False, 1.0)[0] == pile
