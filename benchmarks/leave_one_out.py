@@ -21,7 +21,10 @@ Which network reads a set-up:
 ``--train`` needs PyTorch and onnx (``pip install torch onnx``), about 3 minutes a network on
 2 cores. Without a network for a style its rows are left out, saying so.
 
-Columns: the board found automatically; regions right (of 28 per clean frame; a frame read
+Columns: the board found automatically (where the two checker colours are about as light,
+``pibg calibrate`` names the lighter White and says how to name the other so: a set-up whose
+labels call the other colour White is calibrated again with ``--white-home``, as its players
+would, and says so); regions right (of 28 per clean frame; a frame read
 as unreadable counts all 28 wrong); clean frames right in every region; clean frames refused
 (reported unreadable); frames with an arm read as a board (any region reported, right or
 wrong: the target is 0, as the referee must not judge an arm); the cube's value and owner
@@ -78,6 +81,9 @@ class Row:
     #: clean frames wrong only in which full point of a colour holds a checker of its second
     #: layer (see :func:`split_only`)
     split: int = 0
+    #: checkers about as light, named as the players name them (``--white-home``, as
+    #: ``pibg calibrate``'s note says)
+    named: bool = False
 
 
 def setups(shared: Path, random_dirs: list[Path]) -> list[tuple[str, Path, list[Path], str]]:
@@ -124,6 +130,15 @@ def split_only(spec: dict[str, Any], obs: Any, first: int = 5) -> bool:
     return True
 
 
+def label_home(gt: dict[str, Any]) -> str:
+    """Where White's home board lies in a rendered frame, from its labels: the quarter of
+    the board where point 1's base stands."""
+    corners = np.asarray(gt["board_corners"], np.float64)
+    cx, cy = corners.mean(0)
+    x, y = gt["points"][0]["base"]
+    return f"{'bottom' if y > cy else 'top'}-{'right' if x > cx else 'left'}"
+
+
 def network_for(name: str, nets: Path) -> tuple[str, Path | None]:
     """The network that never saw set-up ``name``: (what to call it, its path; None for the
     one pibg ships)."""
@@ -143,6 +158,13 @@ def measure(args: tuple[str, str, list[str], str | None]) -> Row:
     try:
         vision = Vision.from_start_frame(cv2.imread(start), config=cfg)
         row.found = True
+        label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
+        home = label_home(label)
+        if vision.calibration.naming_note() and vision.calibration.white_home != home:
+            # checkers about as light: pibg names the lighter White and says how to name the
+            # other so (``pibg calibrate`` prints it); the players here call the other White
+            row.named = True
+            vision = Vision.from_start_frame(cv2.imread(start), None, home, config=cfg)
     except PibgError as exc:
         label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
         row.misses = [f"{name}: board not found ({exc}); read on its labelled corners"]
@@ -221,7 +243,9 @@ def table(rows: list[Row], groups_of: dict[str, str]) -> str:
     groups: dict[str, list[Row]] = {}
     for r in rows:
         assert r.tally is not None
-        lines.append(line(r.name, r.network, "yes" if r.found else "**no**", r.tally, r.split,
+        found = ("**no**" if not r.found else
+                 "yes, White named by --white-home" if r.named else "yes")
+        lines.append(line(r.name, r.network, found, r.tally, r.split,
                           r.flat, r.flat_ok, r.cocked, r.cocked_flat))
         kind = (f"{r.network[3:]} left out" if r.network.startswith("no_") else
                 groups_of.get(r.name, "others"))
