@@ -4,6 +4,7 @@
     python benchmarks/random_boards/make_spec.py > benchmarks/random_boards/spec.json
     python benchmarks/random_boards/make_spec.py --fresh > benchmarks/random_boards/fresh_spec.json
     python benchmarks/random_boards/make_spec.py --third > benchmarks/random_boards/third_spec.json
+    python benchmarks/random_boards/make_spec.py --fourth > benchmarks/random_boards/fourth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -17,7 +18,9 @@ The seeds were chosen before any frame was looked at; nothing in pibg is tuned o
 other lights and cameras), rendered once and measured once, after every change measured on the
 first set: the first set's frames have been looked at while working, the fresh ones not.
 ``--third`` writes a third (``rnt0`` to ``rnt4``, seeds 7321 to 7325), for when the fresh set
-has been looked at in turn: rendered once, measured once on the vision as it then stands.
+has been looked at in turn: rendered once, measured once on the vision as it then stands;
+``--fourth`` (``rnu0`` to ``rnu4``, seeds 7331 to 7335, ``fourth.json``) likewise, after the
+third.
 """
 
 from __future__ import annotations
@@ -49,11 +52,19 @@ THIRD = [
     (7324, "warm_ceiling", "v3", 80, 6),
     (7325, "desk_lamp", "v3wide", 54, 7),
 ]
+FOURTH = [
+    (7331, "warm_ceiling", "v3", 74, 4),
+    (7332, "dim_evening", "v3", 64, 6),
+    (7333, "desk_lamp", "v3wide", 58, 3),
+    (7334, "daylight_window", "v3", 70, 5),
+    (7335, "dim_evening", "v3wide", 60, 4),
+]
 
 
 def main() -> int:
     setups, seed, prefix = ((FRESH, "39", "rnf") if "--fresh" in sys.argv[1:] else
                             (THIRD, "40", "rnt") if "--third" in sys.argv[1:] else
+                            (FOURTH, "41", "rnu") if "--fourth" in sys.argv[1:] else
                             (SETUPS, "38", "rnd"))
     args = [sys.executable, str(SHARED / "tools/render/make_sessions.py"),
             str(SHARED / "golden/movegen.jsonl"), seed, prefix, "12"]
