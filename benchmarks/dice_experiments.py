@@ -32,6 +32,7 @@ label), cocked dice read flat and dice read where none lies.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -46,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "board_net"))
 
 from extract import to_top
+from leave_one_out import setups_in
 
 from pibg.observation import DieRead
 from pibg.vision import dice_find as DF
@@ -68,7 +70,7 @@ def net_dice(args: argparse.Namespace) -> Any:
         for size in sizes:
             spots = DF._spot_map(image, size, surface_mask, config)
             cands = DF._peaks(spots, size, surface_mask,
-                              _replace(config, max_dice_candidates=args.candidates))
+                              dataclasses.replace(config, max_dice_candidates=args.candidates))
             if near is not None:
                 cands = [(x, y) for x, y in cands
                          if math.hypot(x - near[0], y - near[1]) < near[2]]
@@ -103,11 +105,6 @@ def net_dice(args: argparse.Namespace) -> Any:
     return find
 
 
-def _replace(config: Any, **changes: Any) -> Any:
-    import dataclasses
-    return dataclasses.replace(config, **changes)
-
-
 def hybrid_dice(args: argparse.Namespace) -> Any:
     stage, net = DF.find_dice, net_dice(args)
 
@@ -127,16 +124,9 @@ def hybrid_dice(args: argparse.Namespace) -> Any:
 
 
 def setups(folder: Path) -> list[tuple[Path, list[Path]]]:
-    """Each set-up's start frame and frame labels, in order: ``NAME_00_start.jpg`` and
-    ``NAME_NN.json``, or a rendered game's ``NAME_000.jpg`` and ``NAME_NNN.json``."""
-    out = []
-    for start in sorted(folder.glob("*_00_start.jpg")):
-        name = start.name.split("_")[0]
-        out.append((start, sorted(folder.glob(f"{name}_[0-9][0-9].json"))))
-    for start in sorted(folder.glob("*_000.jpg")):
-        name = start.name.split("_")[0]
-        out.append((start, sorted(folder.glob(f"{name}_[0-9][0-9][0-9].json"))[1:]))
-    return out
+    """Each set-up's start frame and frame labels, in order (``leave_one_out.setups_in``)."""
+    return [(start, [f.with_suffix(".json") for f in frames])
+            for _, start, frames in setups_in(folder)]
 
 
 def distances(dirs: list[Path]) -> int:

@@ -86,22 +86,28 @@ class Row:
     named: bool = False
 
 
+def setups_in(folder: Path) -> list[tuple[str, Path, list[Path]]]:
+    """(name, start frame, other frames) of each set-up rendered in ``folder``: a camera
+    set-up's ``NAME_00_start.jpg`` and ``NAME_NN.jpg``, or a game's ``NAME_000.jpg`` and
+    ``NAME_NNN.jpg`` (each frame's labels beside it, ``.json``)."""
+    out: list[tuple[str, Path, list[Path]]] = []
+    for start in sorted(folder.glob("*_00_start.jpg")):
+        name = start.name.split("_")[0]
+        out.append((name, start, sorted(folder.glob(f"{name}_[0-9][0-9].jpg"))))
+    for start in sorted(folder.glob("*_000.jpg")):
+        name = start.name.rsplit("_", 1)[0]
+        out.append((name, start, sorted(f for f in folder.glob(f"{name}_[0-9][0-9][0-9].jpg")
+                                        if f != start)))
+    return out
+
+
 def setups(shared: Path, random_dirs: list[Path]) -> list[tuple[str, Path, list[Path], str]]:
     """(name, start frame, other frames, the group it is summed in) of every set-up."""
-    out: list[tuple[str, Path, list[Path], str]] = []
     folders = [(shared / "renders/dev", "dev"), (shared / "renders/unseen", "unseen")]
     folders += [(d, d.name) for d in random_dirs]
-    for folder, group in folders:
-        for start in sorted(folder.glob("*_00_start.jpg")):
-            name = start.name.split("_")[0]
-            rest = sorted(f for f in folder.glob(f"{name}_[0-9][0-9].jpg"))
-            out.append((name, start, rest, group))
-    for start in sorted((shared / "renders/game/frames").glob("*_000.jpg")):
-        name = start.name.rsplit("_", 1)[0]
-        rest = sorted(f for f in start.parent.glob(f"{name}_[0-9][0-9][0-9].jpg")
-                      if f != start)
-        out.append((name, start, rest, "dev"))
-    return out
+    folders += [(shared / "renders/game/frames", "dev")]
+    return [(name, start, rest, group) for folder, group in folders
+            for name, start, rest in setups_in(folder)]
 
 
 def split_only(spec: dict[str, Any], obs: Any, first: int = 5) -> bool:
@@ -154,23 +160,23 @@ def measure(args: tuple[str, str, list[str], str | None]) -> Row:
     cv2.setNumThreads(1)
     cfg = VisionConfig(place_model=model or "")
     row = Row(name, Path(model).stem if model else "shipped", tally=Tally(), misses=[])
+    image = cv2.imread(start)
+    label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
     vision: Vision | None = None
     try:
-        vision = Vision.from_start_frame(cv2.imread(start), config=cfg)
+        vision = Vision.from_start_frame(image, config=cfg)
         row.found = True
-        label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
         home = label_home(label)
         if vision.calibration.naming_note() and vision.calibration.white_home != home:
             # checkers about as light: pibg names the lighter White and says how to name the
             # other so (``pibg calibrate`` prints it); the players here call the other White
             row.named = True
-            vision = Vision.from_start_frame(cv2.imread(start), None, home, config=cfg)
+            vision = Vision.from_start_frame(image, None, home, config=cfg)
     except PibgError as exc:
-        label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
         row.misses = [f"{name}: board not found ({exc}); read on its labelled corners"]
         try:
-            vision = Vision.from_start_frame(cv2.imread(start),
-                                             np.asarray(label["board_corners"]), config=cfg)
+            vision = Vision.from_start_frame(image, np.asarray(label["board_corners"]),
+                                             config=cfg)
         except PibgError as again:  # not calibrated at all: every frame refused
             row.misses = [f"{name}: not calibrated, on its labelled corners either ({again})"]
     assert row.tally is not None and row.misses is not None

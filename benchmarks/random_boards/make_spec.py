@@ -61,11 +61,13 @@ FOURTH = [
 ]
 
 
+#: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
+SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
+        "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu")}
+
+
 def main() -> int:
-    setups, seed, prefix = ((FRESH, "39", "rnf") if "--fresh" in sys.argv[1:] else
-                            (THIRD, "40", "rnt") if "--third" in sys.argv[1:] else
-                            (FOURTH, "41", "rnu") if "--fourth" in sys.argv[1:] else
-                            (SETUPS, "38", "rnd"))
+    setups, seed, prefix = SETS[next((a for a in sys.argv[1:] if a in SETS), "")]
     args = [sys.executable, str(SHARED / "tools/render/make_sessions.py"),
             str(SHARED / "golden/movegen.jsonl"), seed, prefix, "12"]
     args += [f"walnut:{light}:{model}:{h}:{t}" for _, light, model, h, t in setups]
