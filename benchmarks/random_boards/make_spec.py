@@ -5,6 +5,7 @@
     python benchmarks/random_boards/make_spec.py --fresh > benchmarks/random_boards/fresh_spec.json
     python benchmarks/random_boards/make_spec.py --third > benchmarks/random_boards/third_spec.json
     python benchmarks/random_boards/make_spec.py --fourth > benchmarks/random_boards/fourth.json
+    python benchmarks/random_boards/make_spec.py --fifth > benchmarks/random_boards/fifth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -20,7 +21,7 @@ first set: the first set's frames have been looked at while working, the fresh o
 ``--third`` writes a third (``rnt0`` to ``rnt4``, seeds 7321 to 7325), for when the fresh set
 has been looked at in turn: rendered once, measured once on the vision as it then stands;
 ``--fourth`` (``rnu0`` to ``rnu4``, seeds 7331 to 7335, ``fourth.json``) likewise, after the
-third.
+third, and ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth.
 """
 
 from __future__ import annotations
@@ -59,11 +60,19 @@ FOURTH = [
     (7334, "daylight_window", "v3", 70, 5),
     (7335, "dim_evening", "v3wide", 60, 4),
 ]
+FIFTH = [
+    (7341, "desk_lamp", "v3", 62, 5),
+    (7342, "daylight_window", "v3wide", 55, 4),
+    (7343, "warm_ceiling", "v3", 77, 3),
+    (7344, "dim_evening", "v3wide", 59, 6),
+    (7345, "daylight_window", "v3", 69, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
 SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
-        "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu")}
+        "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
+        "--fifth": (FIFTH, "42", "rnv")}
 
 
 def main() -> int:
