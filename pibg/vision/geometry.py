@@ -533,6 +533,12 @@ class VisionConfig:
     #: points look like a sleeve to the network, the places it flags keep their colour and
     #: the frame is untouched.
     hand_far: float = 9.0
+    #: ... and, where it passes the frame unseen, it still covers the places nearest the
+    #: frame it came over: one of a point's ``hand_edge_slots`` places from its base, or a
+    #: place of an end point (1, 12, 13, 24, beside the side frame). A glossy field's sheen
+    #: moving from frame to frame lies at the points' tips, in the middle of the board
+    #: (render rnu0: 3 to 6 tips flagged in 5 of 11 clean frames, none at a base).
+    hand_edge_slots: int = 2
     #: An owned cube lies on the bar's end, beside the first place of the point either side:
     #: its edges and shadow cross that place's circle (render dev1_14: point 18's empty first
     #: place, plainly the point's colour, scored 0.75 on its rim and was read as a checker).

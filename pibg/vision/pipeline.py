@@ -276,8 +276,9 @@ class Vision:
         (``Calibration.arm_like``), and of the middle band between them (an arm reaching
         across between the points' tips covers few checker places; not on a board whose band
         looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
-        frame changed or one of those point places unlike every colour learnt
-        (``hand_far``). A frame the calibration does not fit is told by colour
+        frame changed or, where the arm passed the frame unseen, one of those point places
+        unlike every colour learnt (``hand_far``) and one by the frame (``hand_edge_slots``).
+        A frame the calibration does not fit is told by colour
         (:meth:`_over`), as without the network."""
         cfg = self.config
         rails = self._rails_changed(canon, gain, ii)
@@ -292,8 +293,15 @@ class Vision:
         covered += int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         if covered < cfg.hand_places:
             return None
+        if rails >= 1:
+            return BoardObservation.unreadable(
+                f"something over the board (a hand or arm?): {covered} places covered")
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        if rails >= 1 or bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far))):
+        edge = np.zeros(self._slots.shape[:-1], bool)  # the places nearest the frame
+        edge[:, :cfg.hand_edge_slots] = True
+        edge[[0, 11, 12, 23]] = True
+        if (bool(np.any(arm & edge.reshape(-1)))
+                and bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far)))):
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None

@@ -151,6 +151,34 @@ def test_places_the_network_flags_with_nothing_else_changed_are_no_arm(
     assert not strict.observe(frame).readable
 
 
+@pytest.mark.parametrize(("slot", "arm"), [(4, False), (3, False), (1, True), (0, True)])
+def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
+        monkeypatch: pytest.MonkeyPatch, slot: int, arm: bool) -> None:
+    """A glossy field's sheen moves from frame to frame (render random:7331, rnu0: 3 to 6
+    points' tips flagged in 5 of 11 clean frames, their colour changed with it, the board's
+    frame untouched). An arm that passes the frame unseen still covers the places by the
+    frame it came over: a point's base. The same places flagged there are an arm."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    real = PN.read
+
+    def tips(canon: np.ndarray, places: np.ndarray, checker_px: float,
+             model: Path = PN.MODEL) -> PN.PlaceReading:
+        r = real(canon, places, checker_px, model)
+        a = r.arm.copy()
+        if a.shape[0] >= 24 * 5:
+            for p in (8, 9, 10):  # points 9 to 11, empty at the start
+                a[p * 5 + slot] = 0.9
+        return PN.PlaceReading(r.checker, a, r.stacked)
+
+    monkeypatch.setattr(PN, "read", tips)
+    # any colour counted as unlike the learnt ones, as the sheen's was
+    obs = Vision(vision.calibration, config=VisionConfig(hand_far=0.0)).observe(frame)
+    assert obs.readable is not arm
+    if arm:
+        assert "something over the board (a hand or arm?): 3 places covered" in (obs.reason or "")
+
+
 def _labels(path: Path) -> dict:
     return dict(json.loads(path.with_suffix(".json").read_text()))
 
