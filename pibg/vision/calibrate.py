@@ -666,32 +666,33 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     corners = find_marker_corners(image)
     if corners is not None:
         return corners, False
-    seen = 0
     # The circles are looked for with strict edge thresholds first, then with looser ones
     # (a dark checker on a dark board has faint edges; the grain of a wooden board then
     # makes circles too). Of the layouts fitted, the two whose checkers' rims are sharpest
     # are refined, and the board is the one whose rims come out sharpest, by a margin no
     # wrong board reaches (right ones: 0.65 or more; wrong ones: 0.4 at most).
+    # A corner stack not found as circles (dark checkers on a dark point, render rnu4)
+    # leaves some other circle outermost: failing that, each corner is also guessed from
+    # the other three.
     margins = {name: _rim_margin(cfg, image, Layout(prof)) for name, prof in PROFILES.items()}
-    cands = []
-    for band in cfg.start_radius_bands:
-        for strong, votes in cfg.start_circles:
-            found = _checker_circles(image, strong, votes, band)
-            if found is None:
-                continue
-            seen = max(seen, len(found))
+    circles = [c for band in cfg.start_radius_bands for strong, votes in cfg.start_circles
+               if (c := _checker_circles(image, strong, votes, band)) is not None]
+    seen = max((len(c) for c in circles), default=0)
+    for complete in (False, True):
+        cands = []
+        for found in circles:
             for name, prof in PROFILES.items():
                 for mirrored in (False, True):
-                    fit = _fit_start_layout(found, Layout(prof), mirrored)
+                    fit = _fit_start_layout(found, Layout(prof), mirrored, complete)
                     if fit is not None and fit[0] >= cfg.start_fit_min:
                         cands.append((margins[name](fit[1]), fit[1], name))
-    best: tuple[float, Array] | None = None
-    for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
-        refined, rims = _refine_corners(corners, margins[name], m)
-        if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
-            best = (rims, refined)
-    if best is not None:
-        return best[1], True
+        best: tuple[float, Array] | None = None
+        for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
+            refined, rims = _refine_corners(corners, margins[name], m)
+            if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
+                best = (rims, refined)
+        if best is not None:
+            return best[1], True
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "
@@ -718,8 +719,12 @@ def _checker_circles(image: Array, strong: int = 100, votes: int = 25,
     return np.asarray(c[(c[:, 2] > 0.75 * rm) & (c[:, 2] < 1.3 * rm)])
 
 
-def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
+def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool, complete: bool = False
                       ) -> tuple[int, Array] | None:
+    """The number of circles a starting position of ``layout`` fitted to ``circles`` matches
+    and the surface's corners it puts them at (None: too few circles). Its first guess takes
+    the outermost circles for the corner stacks' first checkers; with ``complete`` each
+    corner's guess is also put where the other three place it (:func:`_corner_guesses`)."""
     pts = circles[:, :2]
     r = float(np.median(circles[:, 2]))
     labels = start_labels(layout.slots_per_point())
@@ -737,12 +742,17 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
         s, d = p.sum(1), p[:, 0] - p[:, 1]
         ext = np.array([p[np.argmin(s)], p[np.argmax(d)], p[np.argmax(s)], p[np.argmin(d)]],
                        np.float32)
-        hm = cv2.getPerspectiveTransform(ext_c, ext)
-        pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
-        near = np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
-        matched = near < 0.5 * r
-        if best is None or int(matched.sum()) > best[0]:
-            best = (int(matched.sum()), hm)
+        near, matched = np.zeros(0), np.zeros(0, bool)
+        guesses = (_corner_guesses(ext_c, ext) if complete
+                   else [cv2.getPerspectiveTransform(ext_c, ext)])
+        for hm in guesses:
+            pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
+            dist = np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
+            ok = dist < 0.5 * r
+            if best is None or int(ok.sum()) > best[0]:
+                best = (int(ok.sum()), hm)
+            if not len(near) or int(ok.sum()) > int(matched.sum()):
+                near, matched = dist, ok
         bad = np.where(alive & ~matched)[0]
         if len(bad) == 0:
             break
@@ -769,6 +779,22 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool
     corners = cv2.perspectiveTransform(
         layout.surface_corners().reshape(-1, 1, 2).astype(np.float64), hm).reshape(-1, 2)
     return score, np.asarray(corners, np.float64)
+
+
+def _corner_guesses(ext_c: Array, ext: Array) -> list[Array]:
+    """Homographies taking the four corner stacks' first places ``ext_c`` to the outermost
+    circles ``ext``, and, for each corner, to the other three with that one put where they
+    place it (a parallelogram's fourth corner): a corner stack whose checkers were not
+    found as circles (dark checkers on a dark point) leaves some other circle outermost."""
+    out = [cv2.getPerspectiveTransform(ext_c, ext)]
+    for i in range(4):
+        a, b, c = ext[(i + 3) % 4], ext[(i + 2) % 4], ext[(i + 1) % 4]
+        if float(np.cross(a - b, c - b)) == 0.0:
+            continue
+        guess = ext.copy()
+        guess[i] = a + c - b
+        out.append(cv2.getPerspectiveTransform(ext_c, guess))
+    return out
 
 
 def _rim_margin(cfg: VisionConfig, image: Array, layout: Layout) -> Callable[[Array], float]:

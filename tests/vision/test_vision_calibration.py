@@ -227,6 +227,18 @@ def test_a_small_board_among_bigger_round_things_is_found() -> None:
     assert np.abs(corners - (sim_corners() * 0.6 + (ox, oy))).max() < 5.0
 
 
+def test_a_corner_stack_not_seen_is_put_where_the_other_three_say() -> None:
+    """Dark checkers on a dark point in dim light (render rnu4: point 1's two) are no
+    circles to the finder, and the outermost circle left is another stack's: the corner is
+    then put where the other three corner stacks place it, and the board is found."""
+    from pibg.vision.calibrate import locate_board
+
+    points = list(START_POINTS)
+    points[0] = 0  # point 1's checkers not seen
+    corners, _ = locate_board(VisionConfig(), render(SimScene(points)))
+    assert np.abs(corners - sim_corners()).max() < 6.0
+
+
 def test_a_start_frame_without_corners_is_calibrated_on_the_board_finders() -> None:
     """``Vision.from_start_frame`` without corners finds them as ``pibg calibrate`` does
     (taken as on the rims); a frame with no board says so."""
