@@ -609,16 +609,17 @@ def _option_scores(cum: Array, reading: SlotReading, place_clip: float | None = 
     return out
 
 
-def _tray_terms(cfg: VisionConfig, bar: int, est: float, conf: float, k_full: bool
-                ) -> tuple[Array, Array]:
+def _tray_terms(cfg: VisionConfig, bar: int, est: float, conf: float, k_full: bool,
+                empty: bool = False) -> tuple[Array, Array]:
     """For first-layer totals F = 0..15 of one colour: the best log-score of the tray and the
-    hidden second layer (without a full point nothing can hide), and the tray count giving it."""
+    hidden second layer (without a full point nothing can hide), and the tray count giving it
+    (0 where the tray is held ``empty``)."""
     sigma = cfg.tray_sigma / max(conf, 0.2)
     f = np.arange(16)[:, None]
     offs = np.arange(16)[None, :]
     hidden = 15 - f - bar - offs
     s = -0.5 * ((offs - est) / sigma) ** 2 - cfg.hidden_cost * hidden
-    ok = (hidden >= 0) & ((hidden == 0) | k_full)
+    ok = (hidden >= 0) & ((hidden == 0) | k_full) & ((offs == 0) | (not empty))
     s = np.where(ok, s, _NEG)
     arg = np.asarray(np.argmax(s, 1), np.int32)
     best = np.asarray(s[np.arange(16), arg], np.float64)
@@ -672,10 +673,40 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
     """Choose every point's run and colour, and both trays, together (max-sum dynamic
     programming over the two colours' first-layer totals and whether each has a full point).
 
-    ``cum`` (24, K+1) run log-scores from :func:`counts_from_logits`; ``bar`` colour -> count;
-    ``tray`` colour -> (estimated count, confidence) from :func:`tray_count`. A reading that
-    would need more than 15 checkers of a colour gives way where the evidence is weakest.
+    ``cum`` (24, K+1) run log-scores from :func:`counts_from_logits` (rows past 24: the bar's
+    sides, as short points); ``bar`` colour -> count; ``tray`` colour -> (estimated count,
+    confidence) from :func:`tray_count`. A reading that would need more than 15 checkers of
+    a colour gives way where the evidence is weakest.
+
+    A colour bears off only once all its checkers are home (docs/rules.md rule 4): a reading
+    that has a colour with checkers borne off and others outside its home board (or on the
+    bar) costs ``home_cost`` more, and the best reading with that colour's tray empty is
+    taken when it scores as well. A checker the points' first layer does not show then stays
+    on the board (in a full point's second layer) rather than going to a tray that barely
+    shows it.
     """
+    jr, score = _joint(cfg, cum, reading, bar, tray, ())
+    for c in (WHITE, BLACK):
+        if jr.off[c] > 0 and _outside_home(jr, c):
+            alt, alt_score = _joint(cfg, cum, reading, bar, tray, (c,))
+            if alt_score >= score - cfg.home_cost:
+                jr, score = alt, alt_score
+    return jr
+
+
+def _outside_home(jr: JointRead, colour: int) -> bool:
+    """Whether ``colour`` has a checker outside its home board (points 1-6 for White, 19-24
+    for Black; rows past 24 are the bar)."""
+    on = np.flatnonzero((jr.colour == colour) & (jr.run > 0))
+    home = range(0, 6) if colour == WHITE else range(18, 24)
+    return any(int(p) not in home for p in on)
+
+
+def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, int],
+           tray: dict[int, tuple[float, float]], empty: tuple[int, ...]
+           ) -> tuple[JointRead, float]:
+    """:func:`joint_counts`' reading without the home rule, with the trays of the colours
+    in ``empty`` held empty, and its log-score."""
     n_pts, k1 = cum.shape
     k = k1 - 1
     opts = _option_scores(cum, reading, cfg.colour_place_clip).astype(np.float32)
@@ -695,8 +726,8 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         o = live[p]
         cand = fwd[p][prv_idx[o]] + opts[p, o][:, None, None]
         fwd[p + 1, :n_st] = cand.max((0, 1))
-    terms = {c: [_tray_terms(cfg, bar[c], tray[c][0], tray[c][1], full) for full in (False, True)]
-             for c in (WHITE, BLACK)}
+    terms = {c: [_tray_terms(cfg, bar[c], tray[c][0], tray[c][1], full, c in empty)
+                 for full in (False, True)] for c in (WHITE, BLACK)}
     term = np.full((16, 16, 2, 2), _NEG)
     for a in (0, 1):
         for b in (0, 1):
@@ -735,7 +766,7 @@ def joint_counts(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[
         off[c] = int(terms[c][int(full)][1][f])
         hidden[c] = 15 - f - bar[c] - off[c]
         conf[c] = max(tray[c][1], 0.95) if abs(off[c] - tray[c][0]) < 0.75 else 0.5
-    return JointRead(run, colour, off, hidden, mm, conf, ties)
+    return JointRead(run, colour, off, hidden, mm, conf, ties), float(final.max())
 
 
 def _reaches(choice: Array, nxt_idx: Array, opts: Array, end: Array, best: float) -> bool:

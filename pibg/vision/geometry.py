@@ -471,6 +471,11 @@ class VisionConfig:
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0
+    #: The log-cost of a reading in which a colour has borne off checkers while others are
+    #: outside its home board, which only a hit during the bear-off makes (docs/rules.md
+    #: rule 4): a tray read as 1 at its surest (0.9) still outweighs it, one read as 2 or more
+    #: always does.
+    home_cost: float = 3.0
     #: Per-place clip of a run's colour evidence (see ``board._option_scores``).
     colour_place_clip: float | None = 6.0
     #: Ring search: shift (point widths) and relative radius slack; the circle is tried at

@@ -208,6 +208,35 @@ def test_two_readings_as_likely_are_named_and_one_is_taken_whole() -> None:
     assert len(jr.ties) == 1 and jr.ties[0] in (9, 19)
 
 
+def test_a_colour_with_checkers_outside_its_home_has_borne_none_off_unless_plainly() -> None:
+    """A colour bears off only once all its checkers are home. White's 15th checker not seen
+    (stacked on point 6's five), with White checkers still on points 8 and 13, and the tray
+    read as almost one (the shadow under the frame's lip deepened by the light: renders
+    rnu2_04, rnf3_03, rnt1_09): the checker is on the board, not borne off. With White all
+    home, the same tray is one checker borne off; a tray plainly showing two is believed
+    even with a checker back (hit during the bear-off)."""
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    jr = _joint({6: 5, 8: 4, 13: 5} | black, ((0.9, 0.8), (0.0, 0.9)))
+    assert jr.off[B.WHITE] == 0 and jr.hidden[B.WHITE] == 1
+    home = {2: 3, 3: 3, 4: 2, 5: 5, 6: 1}  # 14 seen, all home, point 5 full
+    jr = _joint(home | black, ((0.9, 0.8), (0.0, 0.9)))
+    assert jr.off[B.WHITE] == 1 and jr.hidden[B.WHITE] == 0
+    jr = _joint({6: 5, 8: 3, 13: 5} | black, ((2.0, 0.9), (0.0, 0.9)))
+    assert jr.off[B.WHITE] == 2 and jr.hidden[B.WHITE] == 0
+    # the bar is outside home too: a checker on it (row 25, White's side) bars the tray
+    logits, reading = _evidence({6: 5, 4: 5, 5: 3} | black, {})  # 13 seen, all home
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    bar = np.full((2, K), -6.0, np.float32)
+    bar[0, 0] = 6.0
+    bar_read = B.SlotReading(np.zeros((2, K), np.float32), np.where(bar > 0, 0.0, 50.0)
+                             .astype(np.float32), np.full((2, K), 50.0, np.float32))
+    bar_cum = B.counts_from_logits(bar, bar_read)[2]
+    all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
+    jr = B.joint_counts(VisionConfig(), all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.9, 0.8), B.BLACK: (0.0, 0.9)})
+    assert int(jr.run[24]) == 1 and jr.off[B.WHITE] == 0 and jr.hidden[B.WHITE] == 1
+
+
 def test_a_reading_with_one_best_way_names_no_ties() -> None:
     white = {6: 5, 8: 3, 13: 5, 24: 2}
     black = {1: -2, 12: -5, 17: -3, 19: -5}
