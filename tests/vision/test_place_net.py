@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -124,6 +125,21 @@ def test_a_hand_over_the_drawn_board_is_refused() -> None:
     assert clean.readable and list(clean.signed_points()) == points
 
 
+def _flag_arms(monkeypatch: pytest.MonkeyPatch, flat: Iterable[int]) -> None:
+    """The network made to see something over the point places ``flat`` (indices into the
+    points' places, 5 a point on pibg.sim's board) in every frame read from now on."""
+    real, idx = PN.read, list(flat)
+
+    def flagged(canon: np.ndarray, places: np.ndarray, checker_px: float,
+                model: Path = PN.MODEL) -> PN.PlaceReading:
+        r = real(canon, places, checker_px, model)
+        arm = r.arm.copy()
+        arm[idx] = 0.9
+        return PN.PlaceReading(r.checker, arm, r.stacked)
+
+    monkeypatch.setattr(PN, "read", flagged)
+
+
 def test_places_the_network_flags_with_nothing_else_changed_are_no_arm(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """On a board whose plain points look like a sleeve to the network (render rg7401: its arm
@@ -132,16 +148,7 @@ def test_places_the_network_flags_with_nothing_else_changed_are_no_arm(
     or shows skin or cloth unlike every colour learnt."""
     frame = render(SimScene(START_POINTS))
     vision = Vision.from_start_frame(frame, sim_corners())
-    real = PN.read
-
-    def sleeve_like(canon: np.ndarray, places: np.ndarray, checker_px: float,
-                    model: Path = PN.MODEL) -> PN.PlaceReading:
-        r = real(canon, places, checker_px, model)
-        arm = r.arm.copy()
-        arm[8 * 5:11 * 5] = 0.9  # points 9 to 11, empty at the start, every place
-        return PN.PlaceReading(r.checker, arm, r.stacked)
-
-    monkeypatch.setattr(PN, "read", sleeve_like)
+    _flag_arms(monkeypatch, range(8 * 5, 11 * 5))  # points 9 to 11, empty at the start
     obs = vision.observe(frame)
     assert obs.readable and list(obs.signed_points()) == list(START_POINTS)
     hand = vision.observe(render(SimScene(START_POINTS, hand=True, seed=3)))
@@ -160,18 +167,7 @@ def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
     frame it came over: a point's base. The same places flagged there are an arm."""
     frame = render(SimScene(START_POINTS))
     vision = Vision.from_start_frame(frame, sim_corners())
-    real = PN.read
-
-    def tips(canon: np.ndarray, places: np.ndarray, checker_px: float,
-             model: Path = PN.MODEL) -> PN.PlaceReading:
-        r = real(canon, places, checker_px, model)
-        a = r.arm.copy()
-        if a.shape[0] >= 24 * 5:
-            for p in (8, 9, 10):  # points 9 to 11, empty at the start
-                a[p * 5 + slot] = 0.9
-        return PN.PlaceReading(r.checker, a, r.stacked)
-
-    monkeypatch.setattr(PN, "read", tips)
+    _flag_arms(monkeypatch, [p * 5 + slot for p in (8, 9, 10)])  # points 9 to 11, empty
     # any colour counted as unlike the learnt ones, as the sheen's was
     obs = Vision(vision.calibration, config=VisionConfig(hand_far=0.0)).observe(frame)
     assert obs.readable is not arm
