@@ -6,6 +6,7 @@
     python benchmarks/random_boards/make_spec.py --third > benchmarks/random_boards/third_spec.json
     python benchmarks/random_boards/make_spec.py --fourth > benchmarks/random_boards/fourth.json
     python benchmarks/random_boards/make_spec.py --fifth > benchmarks/random_boards/fifth.json
+    python benchmarks/random_boards/make_spec.py --sixth > benchmarks/random_boards/sixth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -21,7 +22,8 @@ first set: the first set's frames have been looked at while working, the fresh o
 ``--third`` writes a third (``rnt0`` to ``rnt4``, seeds 7321 to 7325), for when the fresh set
 has been looked at in turn: rendered once, measured once on the vision as it then stands;
 ``--fourth`` (``rnu0`` to ``rnu4``, seeds 7331 to 7335, ``fourth.json``) likewise, after the
-third, and ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth.
+third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth,
+and ``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth.
 """
 
 from __future__ import annotations
@@ -67,12 +69,19 @@ FIFTH = [
     (7344, "dim_evening", "v3wide", 59, 6),
     (7345, "daylight_window", "v3", 69, 7),
 ]
+SIXTH = [
+    (7351, "warm_ceiling", "v3wide", 57, 5),
+    (7352, "desk_lamp", "v3", 73, 4),
+    (7353, "dim_evening", "v3", 66, 3),
+    (7354, "daylight_window", "v3wide", 61, 6),
+    (7355, "desk_lamp", "v3", 79, 5),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
 SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
-        "--fifth": (FIFTH, "42", "rnv")}
+        "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw")}
 
 
 def main() -> int:
