@@ -145,6 +145,53 @@ def label_home(gt: dict[str, Any]) -> str:
     return f"{'bottom' if y > cy else 'top'}-{'right' if x > cx else 'left'}"
 
 
+@dataclass(frozen=True)
+class Calibrated:
+    """A set-up calibrated from its start frame as its players would calibrate it."""
+
+    vision: Vision | None  #: None: not calibrated at all, on its labelled corners either
+    found: bool  #: the board found automatically (else read on its labelled corners)
+    named: bool  #: calibrated again with ``--white-home``, as ``pibg calibrate``'s note says
+    problem: str | None  #: why the board was not found, or not calibrated
+
+
+def calibrate_as_user(start: str, cfg: VisionConfig) -> Calibrated:
+    """The start frame at ``start`` calibrated on the corners the board finder finds
+    (``pibg calibrate`` without ``--corners``). Where the two checker colours are about as
+    light, pibg names the lighter White and says how to name the other so: a set-up whose
+    labels call the other colour White is calibrated again with that ``--white-home``. A
+    board not found is calibrated on its labelled corners, as a user giving ``--corners``."""
+    image = cv2.imread(start)
+    label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
+    try:
+        vision = Vision.from_start_frame(image, config=cfg)
+    except PibgError as exc:
+        try:
+            vision = Vision.from_start_frame(image, np.asarray(label["board_corners"]),
+                                             config=cfg)
+        except PibgError as again:
+            return Calibrated(None, False, False, f"not calibrated, on its labelled corners "
+                                                  f"either ({again})")
+        return Calibrated(vision, False, False, f"board not found ({exc}); read on its "
+                                                "labelled corners")
+    home = label_home(label)
+    if vision.calibration.naming_note() and vision.calibration.white_home != home:
+        return Calibrated(Vision.from_start_frame(image, None, home, config=cfg), True, True,
+                          None)
+    return Calibrated(vision, True, False, None)
+
+
+def shared_args(ap: argparse.ArgumentParser) -> None:
+    """The options every benchmark over the rendered set-ups takes: where ``../shared`` is,
+    the folders of ``random:SEED`` set-ups, and how many set-ups to read at once."""
+    ap.add_argument("--shared", type=Path, default=Path(os.environ.get(
+        "PIBG_SHARED", str(ROOT.parent / "shared"))))
+    ap.add_argument("--random-dir", type=Path, action="append", default=[],
+                    help="frames rendered from a spec in benchmarks/random_boards (spec.json, "
+                         "fresh_spec.json); again for each, summed by folder")
+    ap.add_argument("--jobs", type=int, default=2)
+
+
 def network_for(name: str, nets: Path) -> tuple[str, Path | None]:
     """The network that never saw set-up ``name``: (what to call it, its path; None for the
     one pibg ships)."""
@@ -159,26 +206,11 @@ def measure(args: tuple[str, str, list[str], str | None]) -> Row:
     name, start, frames, model = args
     cv2.setNumThreads(1)
     cfg = VisionConfig(place_model=model or "")
-    row = Row(name, Path(model).stem if model else "shipped", tally=Tally(), misses=[])
-    image = cv2.imread(start)
-    label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
-    vision: Vision | None = None
-    try:
-        vision = Vision.from_start_frame(image, config=cfg)
-        row.found = True
-        home = label_home(label)
-        if vision.calibration.naming_note() and vision.calibration.white_home != home:
-            # checkers about as light: pibg names the lighter White and says how to name the
-            # other so (``pibg calibrate`` prints it); the players here call the other White
-            row.named = True
-            vision = Vision.from_start_frame(image, None, home, config=cfg)
-    except PibgError as exc:
-        row.misses = [f"{name}: board not found ({exc}); read on its labelled corners"]
-        try:
-            vision = Vision.from_start_frame(image, np.asarray(label["board_corners"]),
-                                             config=cfg)
-        except PibgError as again:  # not calibrated at all: every frame refused
-            row.misses = [f"{name}: not calibrated, on its labelled corners either ({again})"]
+    cal = calibrate_as_user(start, cfg)
+    vision = cal.vision  # None: not calibrated at all, every frame refused
+    row = Row(name, Path(model).stem if model else "shipped", found=cal.found,
+              tally=Tally(), misses=[f"{name}: {cal.problem}"] if cal.problem else [],
+              named=cal.named)
     assert row.tally is not None and row.misses is not None
     for f in frames:
         lab = json.loads(Path(f).with_suffix(".json").read_text())
@@ -271,18 +303,13 @@ def table(rows: list[Row], groups_of: dict[str, str]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get(
-        "PIBG_SHARED", str(ROOT.parent / "shared"))))
+    shared_args(ap)
     ap.add_argument("--nets", type=Path, required=True,
                     help="folder of the networks trained without each style (no_walnut.onnx, "
                          "no_tournament.onnx, no_oak.onnx)")
     ap.add_argument("--train", action="store_true",
                     help="make the networks missing from --nets first (needs torch, onnx)")
-    ap.add_argument("--random-dir", type=Path, action="append", default=[],
-                    help="frames rendered from a spec in benchmarks/random_boards (spec.json, "
-                         "fresh_spec.json); again for each, summed by folder")
     ap.add_argument("--only", default="", help="comma-separated set-ups (all by default)")
-    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true", help="list what each got wrong")
     args = ap.parse_args()
     if not (args.shared / "renders").is_dir():

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,14 +25,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from leave_one_out import label_home, setups
+from leave_one_out import calibrate_as_user, setups, shared_args
 
-from pibg.exc import PibgError
 from pibg.vision import board as B
 from pibg.vision.geometry import VisionConfig
-from pibg.vision.pipeline import Vision
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def measure(job: tuple[str, str, list[str]]) -> list[tuple[str, str, int, float]]:
@@ -41,16 +36,9 @@ def measure(job: tuple[str, str, list[str]]) -> list[tuple[str, str, int, float]
     _, start, frames = job
     cv2.setNumThreads(1)
     cfg = VisionConfig(place_model=None)
-    image = cv2.imread(start)
-    label = json.loads(Path(start).with_suffix(".json").read_text())["gt"]
-    try:
-        vision = Vision.from_start_frame(image, config=cfg)
-        if (vision.calibration.naming_note()
-                and vision.calibration.white_home != label_home(label)):
-            # as leave_one_out.py: the players' names for checkers about as light
-            vision = Vision.from_start_frame(image, None, label_home(label), config=cfg)
-    except PibgError:
-        vision = Vision.from_start_frame(image, np.asarray(label["board_corners"]), config=cfg)
+    vision = calibrate_as_user(start, cfg).vision
+    if vision is None:
+        return []
     base = B.tray_floor(vision.calibration.tray_bg)
     out = []
     for f in frames:
@@ -67,10 +55,7 @@ def measure(job: tuple[str, str, list[str]]) -> list[tuple[str, str, int, float]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get(
-        "PIBG_SHARED", str(ROOT.parent / "shared"))))
-    ap.add_argument("--random-dir", type=Path, action="append", default=[])
-    ap.add_argument("--jobs", type=int, default=2)
+    shared_args(ap)
     ap.add_argument("-v", "--verbose", action="store_true", help="list every tray read wrong")
     args = ap.parse_args()
     if not (args.shared / "renders").is_dir():

@@ -742,17 +742,17 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool, complete: 
         s, d = p.sum(1), p[:, 0] - p[:, 1]
         ext = np.array([p[np.argmin(s)], p[np.argmax(d)], p[np.argmax(s)], p[np.argmin(d)]],
                        np.float32)
-        near, matched = np.zeros(0), np.zeros(0, bool)
         guesses = (_corner_guesses(ext_c, ext) if complete
                    else [cv2.getPerspectiveTransform(ext_c, ext)])
+        fits = []  # (circles matched, distances, the guess), the first best kept on ties
         for hm in guesses:
             pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
             dist = np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
-            ok = dist < 0.5 * r
-            if best is None or int(ok.sum()) > best[0]:
-                best = (int(ok.sum()), hm)
-            if not len(near) or int(ok.sum()) > int(matched.sum()):
-                near, matched = dist, ok
+            fits.append((int((dist < 0.5 * r).sum()), dist, hm))
+        count, near, hm = max(fits, key=lambda t: t[0])
+        matched = near < 0.5 * r
+        if best is None or count > best[0]:
+            best = (count, hm)
         bad = np.where(alive & ~matched)[0]
         if len(bad) == 0:
             break

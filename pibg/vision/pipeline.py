@@ -73,6 +73,12 @@ class Vision:
         if cal.distortion:
             self._maps = canonical_maps(self._h, cal.layout, cal.distortion, cal.image_size)
         self._slots = self._layout.point_slots()
+        # the point places nearest the board's frame, flat: an arm that passes the frame
+        # unseen still covers one (``VisionConfig.hand_edge_slots``)
+        edge = np.zeros(self._slots.shape[:-1], bool)
+        edge[:, :self.config.hand_edge_slots] = True
+        edge[[0, 11, 12, 23]] = True
+        self._edge_places = edge.reshape(-1)
         # The camera over the board (from the homography): things standing on the board are
         # seen leaning away from the point below it.
         camera = camera_centre(self._h, cal.image_size)
@@ -293,15 +299,9 @@ class Vision:
         covered += int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         if covered < cfg.hand_places:
             return None
-        if rails >= 1:
-            return BoardObservation.unreadable(
-                f"something over the board (a hand or arm?): {covered} places covered")
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        edge = np.zeros(self._slots.shape[:-1], bool)  # the places nearest the frame
-        edge[:, :cfg.hand_edge_slots] = True
-        edge[[0, 11, 12, 23]] = True
-        if (bool(np.any(arm & edge.reshape(-1)))
-                and bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far)))):
+        if rails >= 1 or (bool(np.any(arm & self._edge_places))
+                          and bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far)))):
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None
