@@ -8,7 +8,10 @@ start frame as ``leave_one_out.py`` does (the board finder's corners, the labell
 it finds none). Each tray half is counted alone (``board.tray_count``, the estimate the whole
 board's reading then weighs against the rule of 15), rounded, and scored: empty trays read
 empty, piles read to the checker, off by one, worse, and the mean signed error of the piles.
-The checkers' networks play no part (the trays are read by their edges alone).
+Beside it, the pile's rims counted one by one (``board.tray_slabs``, which the reading uses to
+tell a pile's length that cannot be trusted): piles whose rims were counted, counted right, and
+empty trays where rims were seen. The checkers' networks play no part (the trays are read by
+their edges and brightness alone).
 """
 
 from __future__ import annotations
@@ -30,9 +33,12 @@ from leave_one_out import calibrate_as_user, setups, shared_args
 from pibg.vision import board as B
 from pibg.vision.geometry import VisionConfig
 
+Row = tuple[str, str, int, float, int]
 
-def measure(job: tuple[str, str, list[str]]) -> list[tuple[str, str, int, float]]:
-    """(frame, colour, label, estimate) for both tray halves of each clean frame of a set-up."""
+
+def measure(job: tuple[str, str, list[str]]) -> list[Row]:
+    """(frame, colour, label, estimate, rims counted) for both tray halves of each clean frame
+    of a set-up."""
     _, start, frames = job
     cv2.setNumThreads(1)
     cfg = VisionConfig(place_model=None)
@@ -48,8 +54,11 @@ def measure(job: tuple[str, str, list[str]]) -> list[tuple[str, str, int, float]
         canon = vision.canonical(cv2.imread(f))
         _, scale = B.edge_map(cfg, canon)
         for i, colour in enumerate(("white", "black")):
-            est, _ = B.tray_count(cfg, vision.layout, canon, base[i], colour == "white", scale)
-            out.append((Path(f).stem, colour, int((spec.get("off") or {}).get(colour, 0)), est))
+            white = colour == "white"
+            est, _ = B.tray_count(cfg, vision.layout, canon, base[i], white, scale)
+            rims = B.tray_slabs(cfg, vision.layout, canon, white, scale)
+            out.append((Path(f).stem, colour, int((spec.get("off") or {}).get(colour, 0)), est,
+                        rims))
     return out
 
 
@@ -65,12 +74,13 @@ def main() -> int:
     jobs = [(name, str(start), [str(f) for f in frames]) for name, start, frames, _ in found]
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         reads = list(pool.map(measure, jobs))
-    groups: dict[str, list[tuple[str, str, int, float]]] = {}
+    groups: dict[str, list[Row]] = {}
     for (_, _, _, group), rows in zip(found, reads, strict=True):
         groups.setdefault(group, []).extend(rows)
     print("| set | empty trays read empty | piles read to the checker | off by one | worse "
-          "| mean error of the piles |")
-    print("|---|---|---|---|---|---|")
+          "| mean error of the piles | piles' rims counted | counted right "
+          "| empty trays with rims |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for group, rows in groups.items():
         empty = [r for r in rows if r[2] == 0]
         piles = [r for r in rows if r[2] > 0]
@@ -78,12 +88,14 @@ def main() -> int:
         mean = f"{np.mean([r[3] - r[2] for r in piles]):+.2f}" if piles else "-"
         print(f"| {group} | {sum(round(r[3]) == 0 for r in empty)} of {len(empty)} "
               f"| {wrong.count(0)} of {len(piles)} | {sum(abs(w) == 1 for w in wrong)} "
-              f"| {sum(abs(w) > 1 for w in wrong)} | {mean} |")
+              f"| {sum(abs(w) > 1 for w in wrong)} | {mean} "
+              f"| {sum(r[4] > 0 for r in piles)} | {sum(r[4] == r[2] for r in piles)} "
+              f"| {sum(r[4] > 0 for r in empty)} |")
     if args.verbose:
         for rows in reads:
-            for frame, colour, label, est in rows:
-                if round(est) != label:
-                    print(f"  {frame} {colour}: {label} read {est:.2f}")
+            for frame, colour, label, est, rims in rows:
+                if round(est) != label or rims not in (0, label):
+                    print(f"  {frame} {colour}: {label} read {est:.2f}, rims {rims}")
     return 0
 
 

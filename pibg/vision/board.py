@@ -495,6 +495,80 @@ def _tray_start(cfg: VisionConfig, base: Array, pitch: float) -> float:
     return max(0.0, band - max(3, round(pitch)) / 2.0)
 
 
+def tray_slabs(cfg: VisionConfig, layout: Layout, canon: Array, white: bool, scale: float
+               ) -> int:
+    """How many checkers one half of the tray shows as slabs, counted one by one; 0 where no
+    clear run of them starts at the tray's outer end.
+
+    Checkers standing on edge show a bright rim each, one tray pitch apart: the brightness
+    along the tray (across its middle) rises and falls once a checker. The rims are the
+    brightness's peaks above its smooth course; a run of them starts near the outer end where
+    the rise and fall is most regular (the profile's share at the pitch's frequency,
+    ``tray_slab_coherence``), and goes on, both ways, while the next peak follows a pitch on
+    (0.7 to 1.45 of it: the rims seen from a camera off to one side lie wider apart than the
+    checkers) and stands as high as ``tray_slab_height`` of the run's typical one. The run
+    counts only if it starts within ``tray_slab_start`` pitches of the outer end, has at
+    least ``tray_slab_min`` rims, and rises and falls by ``tray_slab_contrast`` of the frame's
+    gradient scale: an empty tray's grain and noise do not. Unlike the pile's length, the
+    count does not depend on where the pile's ends are seen (the camera's height, the last
+    checker's face, the frame's band over the outer end), but a rim can be missed at either
+    end, or an extra one seen on the last checker's face.
+    """
+    pitch = layout.tray_capacity_px()
+    if canon.ndim != 3 or pitch < 3:
+        return 0
+    x0, y0, x1, y1 = layout.tray_rect(white)
+    h, w = canon.shape[:2]
+    ya, yb = int(max(y0, 0)), int(min(y1, h))
+    xa = int(min(max(x0 + (x1 - x0) * 0.15, 0), w - 2))
+    xb = int(min(max(x1 - (x1 - x0) * 0.15, xa + 1), w - 1))
+    if yb - ya < 6 * pitch:
+        return 0
+    grey = cv2.cvtColor(np.ascontiguousarray(canon[ya:yb, xa:xb]), cv2.COLOR_BGR2GRAY)
+    p = grey.astype(np.float32).mean(1)
+    p = p[::-1] if white else p
+    hp = p - cv2.GaussianBlur(p.reshape(-1, 1), (1, 0), pitch * 0.6).ravel()
+    hp = cv2.GaussianBlur(hp.reshape(-1, 1), (1, 0), 0.7).ravel()
+    t = np.arange(-int(2 * pitch), int(2 * pitch) + 1)
+    win = np.exp(-0.5 * (t / pitch) ** 2)
+    z = np.convolve(hp, (win * np.exp(2j * np.pi * t / pitch))[::-1], mode="same")
+    power = np.convolve(hp ** 2, win, mode="same") * win.sum()
+    coherence = np.abs(z) / (np.sqrt(power) + 1e-3)
+    n = len(hp)
+    up = (hp[1:-1] > hp[:-2]) & (hp[1:-1] >= hp[2:]) & (hp[1:-1] > 0)
+    peaks: list[int] = []
+    for r in (np.flatnonzero(up) + 1).tolist():  # one peak per rim: the highest within half a pitch
+        if peaks and r - peaks[-1] < 0.5 * pitch:
+            if hp[r] > hp[peaks[-1]]:
+                peaks[-1] = r
+        else:
+            peaks.append(r)
+    regular = [k for k, r in enumerate(peaks) if coherence[r] > cfg.tray_slab_coherence]
+    seeds = [k for k in regular if peaks[k] < 4 * pitch]
+    if not seeds:
+        return 0
+    seed = max(seeds, key=lambda k: float(coherence[peaks[k]]))
+    typical = float(np.median(hp[[peaks[k] for k in regular]]))
+    run = [seed]
+    for step in (1, -1):
+        k = seed
+        while 0 <= k + step < len(peaks):
+            gap = abs(peaks[k + step] - peaks[k])
+            if not (0.7 * pitch <= gap <= 1.45 * pitch
+                    and hp[peaks[k + step]] > cfg.tray_slab_height * typical):
+                break
+            k += step
+            run.append(k)
+    rims = sorted(peaks[k] for k in run)
+    reach = int(pitch) + 1
+    rise = float(np.median([hp[r] - hp[max(r - reach, 0):min(r + reach, n)].min()
+                            for r in rims]))
+    if (len(rims) < cfg.tray_slab_min or rims[0] > cfg.tray_slab_start * pitch
+            or rise < cfg.tray_slab_contrast * scale):
+        return 0
+    return len(rims)
+
+
 def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, white: bool,
                scale: float) -> tuple[float, float]:
     """Estimated number of checkers in one half of the tray, and how sure (0-1).
@@ -541,7 +615,14 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     est = max((ext - trim) / pitch - cfg.tray_end_allowance, 0.0) if ext else 0.0
     est = min(est, 15.0)
     conf = 0.9 - min(abs(est - round(est)), 0.5)
-    return est, conf if learnt else min(conf, 0.3)
+    if not learnt:
+        return est, min(conf, 0.3)
+    slabs = tray_slabs(cfg, layout, canon, white, scale)
+    if slabs and abs(slabs - est) >= cfg.tray_slab_disagree:
+        # the pile's length and its rims counted one by one disagree: the tray is unsure,
+        # and the rule of 15 settles it from the points
+        conf = min(conf, cfg.tray_unsure)
+    return est, conf
 
 
 # -- the whole board at once: each colour has 15 checkers -----------------------------------

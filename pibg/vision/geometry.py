@@ -468,6 +468,20 @@ class VisionConfig:
     tray_conflict: float = 1.5
     tray_clear: float = 0.6
     tray_clear_over: float = 0.8
+    #: The tray's rims counted one by one (``board.tray_slabs``): a run of peaks whose
+    #: brightness rises and falls at the pitch at least this regularly (0-1), each at least
+    #: ``tray_slab_height`` of the typical one, starting within ``tray_slab_start`` pitches of
+    #: the outer end, of at least ``tray_slab_min`` rims and ``tray_slab_contrast`` times the
+    #: frame's gradient scale high (the renders' empty trays reach 0.6, piles 0.7 to 3.3).
+    #: Where that count and the pile's length differ by ``tray_slab_disagree`` or more, the
+    #: tray's count is taken as no surer than ``tray_unsure``.
+    tray_slab_coherence: float = 0.45
+    tray_slab_height: float = 0.3
+    tray_slab_start: float = 1.5
+    tray_slab_min: int = 3
+    tray_slab_contrast: float = 0.9
+    tray_slab_disagree: float = 1.5
+    tray_unsure: float = 0.25
     #: Options of a point this much less likely (log) than its best are not weighed at all.
     joint_prune: float = 25.0
     hidden_cost: float = 0.0

@@ -171,6 +171,37 @@ def _pile(cfg: VisionConfig, frame_rows: int, pile: int) -> float:
     return B.tray_count(cfg, layout, view, base, False, 1.0)[0]
 
 
+@pytest.mark.parametrize("pile", [0, 3, 7, 12, 15])
+def test_tray_rims_are_counted_one_by_one(pile: int) -> None:
+    """Each checker on edge shows one rim a pitch from the next: the rims are counted, and
+    an empty tray (the other half, and this one with no pile) shows none."""
+    view, layout = _tray_view(0, pile)
+    cfg = VisionConfig()
+    assert B.tray_slabs(cfg, layout, view, False, 1.0) == pile
+    assert B.tray_slabs(cfg, layout, view, True, 1.0) == 0
+
+
+@pytest.mark.parametrize("pile", [8, 10, 13])
+def test_a_pile_longer_in_rims_than_in_length_leaves_the_tray_unsure(pile: int) -> None:
+    """A band learnt as the board's frame at the tray's end (corners found outside the
+    surface at calibration, rnv1) that the pile then fills cuts two or more checkers off
+    the pile's length; its rims, counted one by one, say otherwise. The tray is then no
+    surer than ``tray_unsure``, so the points and the rule of 15 settle the count; without
+    the rims' count the short length stood as a sure one."""
+    cfg = VisionConfig()
+    empty, layout = _tray_view(24, 0)
+    base = B.tray_energy(layout, empty, False, 1.0)
+    view, _ = _tray_view(0, pile)
+    est, conf = B.tray_count(cfg, layout, view, base, False, 1.0)
+    assert est < pile - 1.5 and conf <= cfg.tray_unsure
+    blind = VisionConfig(tray_slab_disagree=99.0)
+    assert B.tray_count(blind, layout, view, base, False, 1.0)[1] >= cfg.tray_clear - 0.1
+    # learnt right, the length and the rims agree and the count stays as sure as it was
+    right = B.tray_count(cfg, layout, view, B.tray_energy(layout, _tray_view(0, 0)[0], False,
+                                                          1.0), False, 1.0)
+    assert abs(right[0] - pile) < cfg.tray_slab_disagree and right[1] > cfg.tray_unsure
+
+
 @pytest.mark.parametrize("pile", [3, 7, 12])
 @pytest.mark.parametrize("frame_rows", [6, 14])
 def test_tray_pile_counts_from_the_trays_own_end(pile: int, frame_rows: int) -> None:
