@@ -618,9 +618,10 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     if not learnt:
         return est, min(conf, 0.3)
     slabs = tray_slabs(cfg, layout, canon, white, scale)
-    if slabs and abs(slabs - est) >= cfg.tray_slab_disagree:
-        # the pile's length and its rims counted one by one disagree: the tray is unsure,
-        # and the rule of 15 settles it from the points
+    if (slabs or est >= cfg.tray_slab_min) and abs(slabs - est) >= cfg.tray_slab_disagree:
+        # the pile's length and its rims counted one by one disagree (or a pile's length
+        # shows no rims at all): the tray is unsure, and the rule of 15 settles it from the
+        # points
         conf = min(conf, cfg.tray_unsure)
     return est, conf
 

@@ -473,8 +473,9 @@ class VisionConfig:
     #: ``tray_slab_height`` of the typical one, starting within ``tray_slab_start`` pitches of
     #: the outer end, of at least ``tray_slab_min`` rims and ``tray_slab_contrast`` times the
     #: frame's gradient scale high (the renders' empty trays reach 0.6, piles 0.7 to 3.3).
-    #: Where that count and the pile's length differ by ``tray_slab_disagree`` or more, the
-    #: tray's count is taken as no surer than ``tray_unsure``.
+    #: Where that count and the pile's length differ by ``tray_slab_disagree`` or more (a
+    #: pile of ``tray_slab_min`` or more by length with no rims counted too), the tray's count
+    #: is taken as no surer than ``tray_unsure``.
     tray_slab_coherence: float = 0.45
     tray_slab_height: float = 0.3
     tray_slab_start: float = 1.5

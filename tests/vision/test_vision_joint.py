@@ -202,6 +202,20 @@ def test_a_pile_longer_in_rims_than_in_length_leaves_the_tray_unsure(pile: int) 
     assert abs(right[0] - pile) < cfg.tray_slab_disagree and right[1] > cfg.tray_unsure
 
 
+def test_a_pile_by_length_with_no_rims_leaves_the_tray_unsure() -> None:
+    """Rough rows along the empty tray (a lamp's light raking its grain, rnw4_07) make a
+    pile's worth of edges, but no rims a pitch apart: the tray is unsure, not a pile of 7."""
+    cfg = VisionConfig()
+    empty, layout = _tray_view(0, 0)
+    base = B.tray_energy(layout, empty, False, 1.0)
+    view = empty.copy()
+    x0, y0, x1, _ = (int(v) for v in layout.tray_rect(False))
+    view[y0:y0 + int(8 * layout.tray_capacity_px()):2, x0:x1] = 200
+    est, conf = B.tray_count(cfg, layout, view, base, False, 1.0)
+    assert est > 5 and B.tray_slabs(cfg, layout, view, False, 1.0) == 0
+    assert conf <= cfg.tray_unsure
+
+
 @pytest.mark.parametrize("pile", [3, 7, 12])
 @pytest.mark.parametrize("frame_rows", [6, 14])
 def test_tray_pile_counts_from_the_trays_own_end(pile: int, frame_rows: int) -> None:
