@@ -69,8 +69,8 @@ def place_scores(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
 
 
 def locate(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
-           bar_centre: Array | None = None, integral: Array | None = None
-           ) -> list[tuple[float, tuple[float, float]]]:
+           bar_centre: Array | None = None, integral: Array | None = None,
+           checkers: Array | None = None) -> list[tuple[float, tuple[float, float]]]:
     """Log-odds that the cube lies at each place (middle, White's end, Black's end) of the
     canonical image (BGR; ``integral`` its ``cv2.integral`` when the caller has it), and
     where along the bar it fits best there (canonical x, y).
@@ -82,6 +82,10 @@ def locate(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     calibration: ``cube_bg[0]`` (the cube's face colour, BGR, :func:`face_colour`) against
     ``bar_centre`` (the empty bar next to the middle). Each of the three places is searched a
     little along the bar: the cube is pushed, not placed on a mark.
+
+    ``checkers``, (N, 2) canonical centres of checkers known to stand on the bar, are not
+    compared with: along the bar, only the sides clear of them count (a centred cube with a
+    light checker against it is no checker, and the checker is known).
     """
     u = layout.u
     ii = cv2.integral(img) if integral is None else integral
@@ -112,7 +116,12 @@ def locate(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
         beside = (_box_means(ii, xs - side, ys, r_side) + _box_means(ii, xs + side, ys, r_side)) / 2
         worst = llr(inner, beside)
         for sgn in along[owner]:
-            worst = np.minimum(worst, llr(inner, _box_means(ii, xs, ys + sgn * 0.45 * u, r_side)))
+            end = ys + sgn * 0.45 * u
+            ok = llr(inner, _box_means(ii, xs, end, r_side))
+            if checkers is not None and len(checkers):
+                d = np.hypot(checkers[None, :, 0] - x, checkers[None, :, 1] - end[:, None])
+                ok = np.where(d.min(1) < 0.5 * layout.checker_px, np.inf, ok)
+            worst = np.minimum(worst, ok)
         j = int(np.argmax(worst))
         scores.append((float(worst[j]), (float(x), float(ys[j]))))
     return scores
@@ -127,10 +136,12 @@ def find_cube(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array, gai
 
 
 def find_cube_at(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
-                 bar_centre: Array | None = None, integral: Array | None = None
+                 bar_centre: Array | None = None, integral: Array | None = None,
+                 checkers: Array | None = None
                  ) -> tuple[CubeRead | None, tuple[float, float]]:
-    """:func:`find_cube`, and where the cube was seen (canonical x, y)."""
-    found = locate(cfg, layout, img, cube_bg, bar_centre, integral)
+    """:func:`find_cube`, and where the cube was seen (canonical x, y); ``checkers`` as for
+    :func:`locate`."""
+    found = locate(cfg, layout, img, cube_bg, bar_centre, integral, checkers)
     scores = [sc for sc, _ in found]
     i = int(np.argmax(scores))
     at = found[i][1]

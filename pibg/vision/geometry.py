@@ -580,5 +580,8 @@ class VisionConfig:
     cube_contrast_sigma: float = 0.25
     #: The cube is missing when even its likeliest place scores below minus this (log-odds).
     cube_absent: float = 60.0
+    #: A centred cube found with less confidence than this while checkers stand on the bar
+    #: is looked for again with the bar's checkers known (``cube.locate``'s ``checkers``).
+    cube_sure: float = 0.5
     #: Temperature turning class distances into probabilities.
     softness: float = 1.0

@@ -434,6 +434,16 @@ class Vision:
         all_reads = B.joint_point_reads(jr, k, rims, stacked)
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube, cube_at = found_cube
+        if bar_run.any() and (cube is None or (cube.owner == "center"
+                                               and cube.confidence < cfg.cube_sure)):
+            # not found, or hardly, while the bar was not read yet: a checker on the bar
+            # against the cube looks like its own end; look again, comparing the cube with
+            # the bar's sides clear of the checkers read there
+            on_bar = np.concatenate([self._bar_slots[s, :int(bar_run[s])] for s in (0, 1)])
+            again = C.find_cube_at(cfg, lay, img, cal.cube_bg,
+                                   (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii, on_bar)
+            if again[0] is not None:
+                cube, cube_at = again
         if cube is not None and cube.owner != "center" and frame is not None:
             cube = self._cube_value(frame, cube, cube_at)
         dice = (self._dice_stage.read(canon, frame, run, bar_run, cube_at, gain)

@@ -62,6 +62,19 @@ def test_cube_place(sim_vision: Vision) -> None:
         assert obs.cube is not None and obs.cube.owner == owner
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_centred_cube_with_a_checker_against_it_on_the_bar(sim_vision: Vision,
+                                                             seed: int) -> None:
+    # A light checker on the bar against the centred cube (render rnv4_01) looks like the
+    # cube's own end when the cube is compared with the bar along it; once the bar is read,
+    # the cube is compared with the bar's sides clear of it, and found sure.
+    pts = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 0, 2)
+    obs = sim_vision.observe(render(SimScene(pts, bar=(1, 1), cube_value=1,
+                                             cube_owner="center", seed=seed)))
+    assert obs.readable and (obs.bar_white.count, obs.bar_black.count) == (1, 1)
+    assert obs.cube is not None and obs.cube.owner == "center" and obs.cube.confidence > 0.9
+
+
 def test_hand_makes_the_frame_unreadable(sim_vision: Vision) -> None:
     obs = sim_vision.observe(render(SimScene(START_POINTS, hand=True, seed=9)))
     assert not obs.readable and obs.reason
