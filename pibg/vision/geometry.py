@@ -559,6 +559,14 @@ class VisionConfig:
     #: moving from frame to frame lies at the points' tips, in the middle of the board
     #: (render rnu0: 3 to 6 tips flagged in 5 of 11 clean frames, none at a base).
     hand_edge_slots: int = 2
+    #: ... and where the frame changed (a rail place at least), the places it covers lie
+    #: together: ``hand_places`` of them (with the middle band's) within ``hand_reach`` point
+    #: widths of the next (a place between them may be missed: an arm's light and dark
+    #: stripes, render rnd2_08, are flagged every other point), or two of them unlike every
+    #: colour learnt (``hand_far``). A lamp's or the daylight's change moves the frame's
+    #: colour too, and the network then flags a few places scattered over the board (renders
+    #: rnw1, rnv1: three places on points 9, 11 and 17, each like a colour learnt).
+    hand_reach: float = 2.3
     #: An owned cube lies on the bar's end, beside the first place of the point either side:
     #: its edges and shadow cross that place's circle (render dev1_14: point 18's empty first
     #: place, plainly the point's colour, scored 0.75 on its rim and was read as a checker).

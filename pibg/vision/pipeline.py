@@ -79,6 +79,10 @@ class Vision:
         edge[:, :self.config.hand_edge_slots] = True
         edge[[0, 11, 12, 23]] = True
         self._edge_places = edge.reshape(-1)
+        # which point places lie within an arm's reach of each other (``hand_reach``)
+        flat = self._slots.reshape(-1, 2)
+        apart = np.hypot(*(flat[:, None, :] - flat[None, :, :]).transpose(2, 0, 1))
+        self._near_places = apart <= self.config.hand_reach * self._layout.u
         # The camera over the board (from the homography): things standing on the board are
         # seen leaning away from the point below it.
         camera = camera_centre(self._h, cal.image_size)
@@ -282,8 +286,9 @@ class Vision:
         (``Calibration.arm_like``), and of the middle band between them (an arm reaching
         across between the points' tips covers few checker places; not on a board whose band
         looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
-        frame changed or, where the arm passed the frame unseen, one of those point places
-        unlike every colour learnt (``hand_far``) and one by the frame (``hand_edge_slots``).
+        frame changed and those places together (``hand_reach``) or two of them unlike every
+        colour learnt (``hand_far``), or, where the arm passed the frame unseen, one of them
+        unlike every colour learnt and one by the frame (``hand_edge_slots``).
         A frame the calibration does not fit is told by colour
         (:meth:`_over`), as without the network."""
         cfg = self.config
@@ -295,16 +300,36 @@ class Vision:
         n = self._slots.shape[0] * self._slots.shape[1]
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
-        covered = int(arm.sum())
-        covered += int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
+        band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
+        covered = int(arm.sum()) + band
         if covered < cfg.hand_places:
             return None
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        if rails >= 1 or (bool(np.any(arm & self._edge_places))
-                          and bool(np.any(arm & (known.reshape(-1) >= cfg.hand_far)))):
+        far = arm & (known.reshape(-1) >= cfg.hand_far)
+        if rails >= 1:
+            together = self._largest_group(np.flatnonzero(arm)) + band >= cfg.hand_places
+            arm_over = together or int(far.sum()) >= 2
+        else:
+            arm_over = bool(np.any(arm & self._edge_places)) and bool(np.any(far))
+        if arm_over:
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None
+
+    def _largest_group(self, places: Array) -> int:
+        """The most of ``places`` (flat point-place indices) linked place to place within
+        ``hand_reach`` of each other."""
+        left, best = set(places.tolist()), 0
+        while left:
+            todo, size = [left.pop()], 0
+            while todo:
+                here = todo.pop()
+                size += 1
+                near = [q for q in left if self._near_places[here, q]]
+                left.difference_update(near)
+                todo.extend(near)
+            best = max(best, size)
+        return best
 
     def _observe_shapes(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                         reading: B.SlotReading, net: PN.PlaceReading) -> BoardObservation:

@@ -175,6 +175,27 @@ def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
         assert "something over the board (a hand or arm?): 3 places covered" in (obs.reason or "")
 
 
+@pytest.mark.parametrize(("points", "slots", "arm"), [
+    ((9, 11, 17), (3, 3, 2), False),  # scattered over the board: a light's change (rnw1_03)
+    ((9, 10, 11), (3, 3, 3), True),   # side by side: an arm
+    ((7, 9, 11), (3, 3, 3), True),    # every other point (an arm's stripes, rnd2_08)
+])
+def test_with_the_frame_changed_an_arm_covers_places_together(
+        monkeypatch: pytest.MonkeyPatch, points: tuple[int, ...], slots: tuple[int, ...],
+        arm: bool) -> None:
+    """A lamp or the daylight changes the board's frame's colour, and the network then flags
+    a few places scattered over the board (renders rnw1, rnv1), each like a colour learnt.
+    An arm's places lie together (one may be missed between two); scattered ones are an arm
+    only if two of them are unlike every colour learnt."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    monkeypatch.setattr(Vision, "_rails_changed", lambda *a: 10)
+    _flag_arms(monkeypatch, [(p - 1) * 5 + s for p, s in zip(points, slots, strict=True)])
+    assert vision.observe(frame).readable is not arm
+    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
+    assert not strict.observe(frame).readable
+
+
 def _labels(path: Path) -> dict:
     return dict(json.loads(path.with_suffix(".json").read_text()))
 
