@@ -364,6 +364,18 @@ class Vision:
                 return BoardObservation.unreadable(
                     f"more checkers than a colour's 15 seen plainly ({where} would give one "
                     f"up): a spare checker on the board, or something over it")
+            # ... or it put checkers where the network plainly sees none: a colour's
+            # checkers are missing from the points and the trays read (a tray the camera
+            # does not make out, render rnx1_08: 14 dark checkers in a dark tray read as
+            # none, and 14 put on an empty point)
+            bare = [p + 1 for p in range(len(run)) if run[p] > free[p]
+                    and float(logits[p, free[p]:run[p]].min()) <= -cfg.place_plain]
+            if bare:
+                where = ("point " if len(bare) == 1 else "points ") + ", ".join(map(str, bare))
+                return BoardObservation.unreadable(
+                    f"fewer checkers than a colour's 15 seen ({where} plainly empty would "
+                    f"need some): checkers in a tray the camera does not make out, or "
+                    f"something over the board")
         return obs
 
     def _over_the_board(self, rails: int, unexplained: int) -> str:

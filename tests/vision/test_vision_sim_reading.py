@@ -13,6 +13,7 @@ import pytest
 
 from pibg.observation import BoardObservation
 from pibg.sim import _STYLES, SimScene, Style, render, sim_corners
+from pibg.vision import board as B
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -73,6 +74,19 @@ def test_a_centred_cube_with_a_checker_against_it_on_the_bar(sim_vision: Vision,
                                              cube_owner="center", seed=seed)))
     assert obs.readable and (obs.bar_white.count, obs.bar_black.count) == (1, 1)
     assert obs.cube is not None and obs.cube.owner == "center" and obs.cube.confidence > 0.9
+
+
+def test_checkers_a_tray_hides_are_not_put_on_empty_points(
+        sim_vision: Vision, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dark checkers in a dark tray under a dim light (render rnx1_08: 14 read as none, and
+    # the rule of 15 put them on an empty point as a run and a second layer): the points the
+    # network plainly sees empty are not filled to make 15; the frame is refused.
+    pts = (2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, 0, 0, 0, 0)
+    frame = render(SimScene(pts, off=(9, 9), seed=3))
+    assert sim_vision.observe(frame).signed_points() == pts
+    monkeypatch.setattr(B, "tray_count", lambda *a, **k: (0.0, 0.9))
+    obs = sim_vision.observe(frame)
+    assert not obs.readable and "fewer checkers than a colour's 15" in (obs.reason or "")
 
 
 def test_hand_makes_the_frame_unreadable(sim_vision: Vision) -> None:
