@@ -8,6 +8,7 @@
     python benchmarks/random_boards/make_spec.py --fifth > benchmarks/random_boards/fifth.json
     python benchmarks/random_boards/make_spec.py --sixth > benchmarks/random_boards/sixth.json
     python benchmarks/random_boards/make_spec.py --seventh > benchmarks/random_boards/seventh.json
+    python benchmarks/random_boards/make_spec.py --eighth > benchmarks/random_boards/eighth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -24,8 +25,9 @@ first set: the first set's frames have been looked at while working, the fresh o
 has been looked at in turn: rendered once, measured once on the vision as it then stands;
 ``--fourth`` (``rnu0`` to ``rnu4``, seeds 7331 to 7335, ``fourth.json``) likewise, after the
 third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth,
-``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth, and
-``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth.
+``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth,
+``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth, and
+``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh.
 """
 
 from __future__ import annotations
@@ -85,13 +87,20 @@ SEVENTH = [
     (7364, "warm_ceiling", "v3wide", 63, 3),
     (7365, "dim_evening", "v3", 76, 7),
 ]
+EIGHTH = [
+    (7371, "warm_ceiling", "v3", 69, 6),
+    (7372, "desk_lamp", "v3wide", 57, 4),
+    (7373, "daylight_window", "v3", 74, 3),
+    (7374, "dim_evening", "v3wide", 61, 5),
+    (7375, "desk_lamp", "v3", 65, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
 SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
-        "--seventh": (SEVENTH, "44", "rnx")}
+        "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny")}
 
 
 def main() -> int:
