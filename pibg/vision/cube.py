@@ -320,7 +320,8 @@ def _number_ink(face: Array) -> Array | None:
     Ink is what lies well below the face's local light (a dilation, so light falling across
     the face does not count). Kept are the pieces that lie mostly off the rim (edges, bevels,
     a side face's figures lie on it; a face found with a sliver of its side face is longer one
-    way, and the rim is wider there) and are not small specks away from the middle.
+    way, and the rim is wider there), are not hairlines (the edge of a face found a little
+    large, render rnx2_11) and are not small specks away from the middle.
     """
     f = face.astype(np.float32)
     light = cv2.dilate(cv2.GaussianBlur(f, (0, 0), 1.0), np.ones((11, 11), np.uint8))
@@ -338,6 +339,11 @@ def _number_ink(face: Array) -> Array | None:
     for i in range(1, n):
         _x, _y, w, h, a = (int(v) for v in stats[i])
         if a < 0.004 * s * s or int((rim & (lab == i)).sum()) > 0.5 * a:
+            continue
+        # a hairline near the face's edge and along it: the edge of a face found a little
+        # large (render rnx2_11), no figure's stroke (a 1 stands nearer the middle)
+        off = abs(centres[i][0] - fw / 2) if h > w else abs(centres[i][1] - fh / 2)
+        if min(w, h) < 0.05 * s or (max(w, h) >= 4 * min(w, h) and off > 0.3 * s):
             continue
         pieces.append((i, max(w, h), float(centres[i][0]), float(centres[i][1])))
     if not pieces:

@@ -41,7 +41,7 @@ def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: 
           ink: BGR = (20, 20, 20), side: float = 0.0, side_text: str = "",
           side_shade: float = 0.6,
           neighbour: BGR | None = None, light: float = 0.0, blur: float = 0.7,
-          cut: bool = False) -> np.ndarray:
+          cut: bool = False, hairline: bool = False) -> np.ndarray:
     """A cube's top face seen from above by a camera that makes it ``face_px`` pixels across,
     in a patch 2.5 times as wide, sampled up to 128 pixels (as the pipeline cuts it).
 
@@ -50,7 +50,9 @@ def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: 
     (with ``side_text`` on it), a light checker of colour ``neighbour`` beside it, light falling
     off by ``light`` across the patch, the camera's ``blur`` (pixels); ``side_shade``: the side
     face's light against the top's (1: lit alike, one region with it); ``cut``: the strokes cut
-    across by a thin line of the face's colour (a stroke broken by the blur)."""
+    across by a thin line of the face's colour (a stroke broken by the blur); ``hairline``: a
+    thin dark line along the face's lower edge, inside it (the face's edge where the face is
+    found a little large)."""
     z = 8  # drawn at 8 x, shrunk to the camera's pixels
     f = face_px * z
     n = round(2.5 * face_px) * z
@@ -78,6 +80,9 @@ def _face(value: int, angle: float, *, font: int = cv2.FONT_HERSHEY_PLAIN, gap: 
         x += w + gap * height
     if cut:
         cv2.line(img, (c - f // 2, c + f // 12), (c + f // 2, c - f // 12), paper, max(1, f // 30))
+    if hairline:
+        y = c + int(0.36 * f)
+        cv2.line(img, (c, y), (c + int(0.4 * f), y), ink, max(1, f // 40))
     img = cv2.warpAffine(img, cv2.getRotationMatrix2D((c, c), angle, 1.0), (n, n),
                          borderValue=background)
     small = cv2.resize(img, (n // z, n // z), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -130,6 +135,14 @@ def test_every_face_in_an_unseen_font_at_a_small_size(font: int, value: int) -> 
 def test_a_two_broken_in_two_is_not_32(angle: float) -> None:
     """A 2 whose stroke the blur broke in two pieces is still one digit."""
     assert read_cube_face(_face(2, angle, cut=True))[0] == 2
+
+
+@pytest.mark.parametrize("angle", [0.0, 13.0, 180.0, 193.0, 270.0])
+@pytest.mark.parametrize("value", [2, 4, 8])
+def test_a_hairline_at_the_faces_edge_is_no_figure(value: int, angle: float) -> None:
+    """A thin dark line inside the face's edge (render rnx2_11: a 2 upside down, read as
+    64 with it) is not part of the number."""
+    assert read_cube_face(_face(value, angle, hairline=True))[0] == value
 
 
 @pytest.mark.parametrize(("value", "angle"), [(2, 10.0), (64, 75.0), (16, 190.0), (8, 300.0)])
