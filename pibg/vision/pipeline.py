@@ -88,6 +88,8 @@ class Vision:
         camera = camera_centre(self._h, cal.image_size)
         self._nadir = camera[:2] if camera is not None else None
         self._bar_slots = np.stack([self._layout.bar_slots(True), self._layout.bar_slots(False)])
+        # the empty bar next to the middle, as the cube is compared with it
+        self._bar_centre = (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0
         self._bg_lab = B.to_lab(cal.points_bg)
         # colours lie closer together on a darker board or under less light, about in
         # proportion to the lightness of White's checkers: so does "like neither" (down to a
@@ -214,8 +216,7 @@ class Vision:
             return self._observe_shapes(canon, frame, ii, gain, reading, net)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
-        found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg,
-                                    (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii)
         logits = B.occupancy_logits(cfg, reading, ring, cal.ring, self._ring_clip(*found_cube))
         obs, _, _ = self._dice_off_places(
             canon, frame, ring, logits, cfg.colour_clip * cfg.colour_weight + cfg.ring_clip,
@@ -346,8 +347,7 @@ class Vision:
                    else None)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
-        found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg,
-                                    (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii)
+        found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg, self._bar_centre, ii)
         obs, run, logits = self._dice_off_places(
             canon, frame, ring, logits, cfg.place_clip + 1.0,
             lambda lg: self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring,
@@ -477,8 +477,7 @@ class Vision:
             # against the cube looks like its own end; look again, comparing the cube with
             # the bar's sides clear of the checkers read there
             on_bar = np.concatenate([self._bar_slots[s, :int(bar_run[s])] for s in (0, 1)])
-            again = C.find_cube_at(cfg, lay, img, cal.cube_bg,
-                                   (cal.bar_bg[0][0] + cal.bar_bg[1][0]) / 2.0, ii, on_bar)
+            again = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii, on_bar)
             if again[0] is not None:
                 cube, cube_at = again
         if cube is not None and cube.owner != "center" and frame is not None:
