@@ -360,10 +360,9 @@ class Vision:
             plain = [p + 1 for p in range(len(run)) if free[p] > run[p]
                      and float(logits[p, run[p]:free[p]].min()) >= cfg.place_plain]
             if plain:
-                where = ("point " if len(plain) == 1 else "points ") + ", ".join(map(str, plain))
                 return BoardObservation.unreadable(
-                    f"more checkers than a colour's 15 seen plainly ({where} would give one "
-                    f"up): a spare checker on the board, or something over it")
+                    f"more checkers than a colour's 15 seen plainly ({_points(plain)} would "
+                    f"give one up): a spare checker on the board, or something over it")
             # ... or it put checkers where the network plainly sees none: a colour's
             # checkers are missing from the points and the trays read (a tray the camera
             # does not make out, render rnx1_08: 14 dark checkers in a dark tray read as
@@ -371,10 +370,9 @@ class Vision:
             bare = [p + 1 for p in range(len(run)) if run[p] > free[p]
                     and float(logits[p, free[p]:run[p]].min()) <= -cfg.place_plain]
             if bare:
-                where = ("point " if len(bare) == 1 else "points ") + ", ".join(map(str, bare))
                 return BoardObservation.unreadable(
-                    f"fewer checkers than a colour's 15 seen ({where} plainly empty would "
-                    f"need some): checkers in a tray the camera does not make out, or "
+                    f"fewer checkers than a colour's 15 seen ({_points(bare)} plainly empty "
+                    f"would need some): checkers in a tray the camera does not make out, or "
                     f"something over the board")
         return obs
 
@@ -446,8 +444,8 @@ class Vision:
         if jr.ties:
             # the rule of 15 leaves two readings as likely: a checker hidden or one too many
             # seen, and the frame does not tell where; better no reading than a guess
-            pts = [str(p + 1) for p in jr.ties if p < 24]
-            where = [f"point{'s' if len(pts) > 1 else ''} {', '.join(pts)}"] if pts else []
+            pts = [p + 1 for p in jr.ties if p < 24]
+            where = [_points(pts)] if pts else []
             where += ["the bar"] if any(p >= 24 for p in jr.ties) else []
             return BoardObservation.unreadable(
                 f"the checkers add up to 15 in two ways as likely, differing on "
@@ -529,6 +527,11 @@ class Vision:
                                       self.config.rail_radius, ii) / gain)
         d = ((now[:, 1:] - self._rails_lab[:, 1:]) / 4.0) ** 2
         return int((d.sum(-1) > self.config.rail_chroma).sum())
+
+
+def _points(pts: list[int]) -> str:
+    """"point 5" or "points 4, 5, 12", for a reason given to the players."""
+    return f"point{'s' if len(pts) > 1 else ''} {', '.join(map(str, pts))}"
 
 
 def region_summary(obs: BoardObservation) -> list[RegionRead]:
