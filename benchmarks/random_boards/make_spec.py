@@ -9,6 +9,7 @@
     python benchmarks/random_boards/make_spec.py --sixth > benchmarks/random_boards/sixth.json
     python benchmarks/random_boards/make_spec.py --seventh > benchmarks/random_boards/seventh.json
     python benchmarks/random_boards/make_spec.py --eighth > benchmarks/random_boards/eighth.json
+    python benchmarks/random_boards/make_spec.py --ninth > benchmarks/random_boards/ninth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -26,8 +27,9 @@ has been looked at in turn: rendered once, measured once on the vision as it the
 ``--fourth`` (``rnu0`` to ``rnu4``, seeds 7331 to 7335, ``fourth.json``) likewise, after the
 third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth,
 ``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth,
-``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth, and
-``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh.
+``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth,
+``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh, and
+``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth.
 """
 
 from __future__ import annotations
@@ -94,13 +96,21 @@ EIGHTH = [
     (7374, "dim_evening", "v3wide", 61, 5),
     (7375, "desk_lamp", "v3", 65, 7),
 ]
+NINTH = [
+    (7381, "dim_evening", "v3", 72, 5),
+    (7382, "daylight_window", "v3wide", 59, 7),
+    (7383, "warm_ceiling", "v3", 64, 4),
+    (7384, "desk_lamp", "v3wide", 68, 3),
+    (7385, "daylight_window", "v3", 58, 6),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
 SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
-        "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny")}
+        "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
+        "--ninth": (NINTH, "46", "rnz")}
 
 
 def main() -> int:
