@@ -22,6 +22,7 @@ from pibg.exc import BoardNotFoundError, CalibrationError
 from pibg.vision import board as B
 from pibg.vision import cube as C
 from pibg.vision import place_net as PN
+from pibg.vision.fit import decode, edge_map, encode
 from pibg.vision.geometry import (
     PROFILES,
     START_POINTS,
@@ -86,6 +87,11 @@ class Calibration:
     #: empty board (``Layout.band_places``; :func:`~pibg.vision.place_net.band_arm_like`):
     #: then the band is no evidence of an arm (True for files written before it was asked).
     band_arm_like: bool = True
+    #: The start frame's edges in the top-down view, a row a string, a hex digit per
+    #: ``fit.CELL`` pixels square (:func:`~pibg.vision.fit.encode`): what tells a camera
+    #: moved since calibration from a light that changed. Empty in files written before it
+    #: was kept: then a frame's colours alone tell.
+    edges: tuple[str, ...] = ()
 
     @property
     def layout(self) -> Layout:
@@ -144,6 +150,10 @@ class Calibration:
             "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
             "# whether the middle of the empty board, between the points, looks like an arm",
             f"band_arm_like = {'true' if self.band_arm_like else 'false'}",
+            "# the start frame's edges seen from above, a hex digit per 8 x 8 pixels (to tell a",
+            "# moved camera from a changed light)",
+            "edges = [" + "".join(f'\n  "{row}",' for row in self.edges)
+            + ("\n]" if self.edges else "]"),
             "",
             "[ring]",
             "# share of a checker-sized circle with an edge: on checkers, on the empty board",
@@ -209,7 +219,7 @@ class Calibration:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
         _check_keys(data, _TOP_KEYS, source, "",
-                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like"})
+                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like", "edges"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -254,6 +264,7 @@ class Calibration:
                 rim_lift=float(data.get("rim_lift", 0.0)),
                 arm_like=tuple(int(i) for i in data.get("arm_like", [])),
                 band_arm_like=data.get("band_arm_like", True),
+                edges=tuple(data.get("edges", [])),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value ({exc}): "
@@ -284,7 +295,7 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
-             "arm_like", "band_arm_like"}
+             "arm_like", "band_arm_like", "edges"}
 
 
 def _number(value: Any) -> bool:
@@ -323,6 +334,13 @@ def _check_values(data: dict[str, Any], source: str) -> None:
         raise bad("rim_lift", "a number")
     if "band_arm_like" in data and not isinstance(data["band_arm_like"], bool):
         raise bad("band_arm_like", "true or false")
+    edges = data.get("edges", [])
+    if not (isinstance(edges, list) and all(isinstance(r, str) for r in edges)):
+        raise bad("edges", "a list of rows of hex digits")
+    try:
+        decode(edges)
+    except ValueError as exc:
+        raise bad("edges", f"rows of hex digits, all as long ({exc})") from exc
 
 
 def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
@@ -579,6 +597,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         rim_lift=rim_lift,
         arm_like=_arm_like(cfg, canon, layout, start),
         band_arm_like=_band_arm_like(cfg, canon, layout),
+        edges=encode(edge_map(canon)),
     )
 
 
@@ -954,4 +973,5 @@ def learn_from_any_frame(cfg: VisionConfig, image: Array, corners: Array,
         point_colours=tuple((float(v[0]), float(v[1]), float(v[2]))
                             for v in (bg[0, 0], bg[1, 0])),
         arm_like=_arm_like(cfg, canon, layout, np.zeros(24, bool)),
+        edges=encode(edge_map(canon)),
     )

@@ -21,6 +21,7 @@ from pibg.exc import VisionError
 from pibg.observation import BoardObservation, CubeRead, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
+from pibg.vision import fit as F
 from pibg.vision import place_net as PN
 from pibg.vision.calibrate import (
     Calibration,
@@ -108,6 +109,10 @@ class Vision:
         self._bar_ring_idx = B.ring_index(self.config, self._layout,
                                           lift(self._bar_slots, camera, top), (h, w), steps)
         self._rails_lab = B.to_lab(cal.rails) if len(cal.rails) else cal.rails
+        # the start frame's edges, which tell a moved camera from a changed light (None in
+        # calibrations written before they were kept, or for another view's size)
+        ref = F.decode(cal.edges)
+        self._edges = ref if ref.shape == (h // F.CELL, w // F.CELL) else None
         # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
         self._cube_seen: tuple[Array, int | None, float] | None = None
         # Light is compared per quadrant of the board (left/right half, near/far side).
@@ -193,9 +198,24 @@ class Vision:
         canon = self.canonical(frame)
         return self.observe_canonical(canon, frame)
 
+    def moved(self, canon: Array) -> bool | None:
+        """Whether the board's edges in the top-down view ``canon`` lie where a small move of
+        the camera or the board would put the start frame's (see :mod:`pibg.vision.fit`):
+        True, the calibration no longer fits; False, it does, whatever the colours say;
+        None where the calibration kept no edges (files written before they were)."""
+        if self._edges is None:
+            return None
+        return F.compare(self._edges, F.edge_map(canon))[1] >= self.config.moved_gain
+
     def observe_canonical(self, canon: Array, frame: Array | None = None) -> BoardObservation:
         """Read a canonical view; ``frame`` (the camera frame) sharpens the cube's number."""
         cfg, cal, lay = self.config, self.calibration, self._layout
+        moved = self.moved(canon)
+        if moved:
+            return BoardObservation.unreadable(
+                "the calibration does not fit this frame: the board's edges lie where a "
+                "moved camera or board would put them: calibrate again with the camera as it "
+                "is now")
         img = canon
         ii = cv2.integral(canon)
         feat = B.sample_discs(cfg, lay, img, self._slots, integral=ii)
@@ -207,9 +227,9 @@ class Vision:
         if self._place_model is not None:
             net = PN.read(canon, self._net_places, lay.checker_px, self._place_model)
         if net is None:
-            over = self._over(canon, frame, ii, feat, gains, gain, reading)
+            over = self._over(canon, frame, ii, feat, gains, gain, reading, moved)
         else:
-            over = self._arm_over(canon, frame, ii, feat, gains, gain, reading, net)
+            over = self._arm_over(canon, frame, ii, feat, gains, gain, reading, net, moved)
         if over is not None:
             return over
         if net is not None:
@@ -250,10 +270,12 @@ class Vision:
         return obs, run, logits
 
     def _over(self, canon: Array, frame: Array | None, ii: Array, feat: Array, gains: Array,
-              gain: Array, reading: B.SlotReading) -> BoardObservation | None:
+              gain: Array, reading: B.SlotReading, moved: bool | None = None
+              ) -> BoardObservation | None:
         """An unreadable observation when a hand or arm is over the board (or the calibration
-        does not fit the frame), else None, told by colour: places like neither board nor
-        checker, on points of both colours, with the board's frame changed."""
+        does not fit the frame, where ``moved`` is None: the board's edges not known), else
+        None, told by colour: places like neither board nor checker, on points of both
+        colours, with the board's frame changed."""
         cfg, cal = self.config, self.calibration
         img = canon
         odd = self._odd(reading)
@@ -275,12 +297,13 @@ class Vision:
                 if need_rails == 0 and unexplained - self._under_dice(
                         canon, odd, frame, gain) < need_places:
                     continue  # the dice, not a hand: an arm crosses the frame
-                return BoardObservation.unreadable(self._over_the_board(rails, unexplained))
+                return BoardObservation.unreadable(
+                    self._over_the_board(rails, unexplained, moved))
         return None
 
     def _arm_over(self, canon: Array, frame: Array | None, ii: Array, feat: Array,
-                  gains: Array, gain: Array, reading: B.SlotReading, net: PN.PlaceReading
-                  ) -> BoardObservation | None:
+                  gains: Array, gain: Array, reading: B.SlotReading, net: PN.PlaceReading,
+                  moved: bool | None = None) -> BoardObservation | None:
         """An unreadable observation when a hand or arm is over the board, told by the
         checker-place network: something over at least ``hand_places`` places of the points,
         leaving out those that looked like an arm on the empty board at calibration
@@ -290,11 +313,14 @@ class Vision:
         frame changed and those places together (``hand_reach``) or two of them unlike every
         colour learnt (``hand_far``), or, where the arm passed the frame unseen, one of them
         unlike every colour learnt and one by the frame (``hand_edge_slots``).
-        A frame the calibration does not fit is told by colour
-        (:meth:`_over`), as without the network."""
+        A frame the calibration does not fit is told by colour (:meth:`_over`), as without
+        the network, where the board's edges are not known (``moved`` None); where they
+        are, and fit, most of the frame changed is the light (render rny3: a red frame under
+        a warm light whose colour moves from frame to frame), and the network tells an arm.
+        """
         cfg = self.config
         rails = self._rails_changed(canon, gain, ii)
-        if rails >= cfg.misfit_rails * len(self._rail_places):
+        if rails >= cfg.misfit_rails * len(self._rail_places) and moved is None:
             over = self._over(canon, frame, ii, feat, gains, gain, reading)
             if over is not None:
                 return over
@@ -376,11 +402,12 @@ class Vision:
                     f"something over the board")
         return obs
 
-    def _over_the_board(self, rails: int, unexplained: int) -> str:
+    def _over_the_board(self, rails: int, unexplained: int, moved: bool | None = None) -> str:
         """Why a frame whose places look unlike the calibration's is unreadable: a hand, or
-        (most of the board's frame changed: ``misfit_rails``) a calibration that does not fit."""
+        (most of the board's frame changed: ``misfit_rails``, and the board's edges not known
+        to fit: ``moved`` None) a calibration that does not fit."""
         total = len(self._rail_places)
-        if rails >= self.config.misfit_rails * total:
+        if rails >= self.config.misfit_rails * total and moved is None:
             return (f"the calibration does not fit this frame: {rails} of {total} places on "
                     f"the board's frame look unlike it (the camera or the board moved, or the "
                     f"frame is from another set-up): calibrate again with this camera")
