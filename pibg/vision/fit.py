@@ -36,11 +36,10 @@ from pibg.vision.geometry import Array
 CELL = 8
 #: Edge strength per hex digit of a stored map (:func:`encode`).
 LEVEL = 0.2
-#: The moves tried: shifts of 1 to ``SHIFTS`` cells each way, and these turns (degrees) and
-#: scales about the view's centre.
+#: The moves tried: shifts of up to ``SHIFTS`` cells each way, alone and after each of these
+#: turns (degrees) and scales about the view's centre.
 SHIFTS = 4
-TURNS = (-4.0, -2.0, 0.0, 2.0, 4.0)
-SCALES = (0.95, 1.0, 1.05)
+MOVES = ((-4.0, 1.0), (-2.0, 1.0), (2.0, 1.0), (4.0, 1.0), (0.0, 0.95), (0.0, 1.05))
 #: Cells left out round the map's edge (what a shift brings in from beyond it).
 BORDER = SHIFTS
 
@@ -50,18 +49,19 @@ def edge_map(view: Array) -> Array:
     gradient's magnitude (the strongest channel's, at half the cell's size) over the view's
     median, log-scaled, so the light's level drops out; float32, (height // CELL,
     width // CELL)."""
-    h, w = view.shape[:2]
-    small = cv2.resize(view, (2 * (w // CELL), 2 * (h // CELL)),
+    h, w = (d // CELL for d in view.shape[:2])
+    # shrunk by a whole factor, which OpenCV does fastest (the last few pixels left out)
+    small = cv2.resize(view[:h * CELL, :w * CELL], (2 * w, 2 * h),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
     if small.ndim == 2:
         small = small[..., None]
     shape = small.shape
     gx = cv2.Sobel(small, cv2.CV_32F, 1, 0).reshape(shape)
     gy = cv2.Sobel(small, cv2.CV_32F, 0, 1).reshape(shape)
-    g = np.sqrt(gx * gx + gy * gy).max(axis=-1)
+    sq = gx * gx + gy * gy
+    g = np.sqrt(np.maximum.reduce([sq[..., c] for c in range(sq.shape[-1])]))
     g = np.log1p(g / (float(np.median(g)) + 1.0))
-    return np.asarray(cv2.resize(g, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA),
-                      np.float32)
+    return np.asarray(cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA), np.float32)
 
 
 def encode(edges: Array) -> tuple[str, ...]:
@@ -101,12 +101,9 @@ def compare(reference: Array, edges: Array) -> tuple[float, float]:
     here = float(fits[m, m])
     fits[m, m] = -1.0
     best = float(fits.max())
-    for turn in TURNS:
-        for scale in SCALES:
-            if turn or scale != 1.0:
-                rot = cv2.getRotationMatrix2D((w / 2, h / 2), turn, scale)
-                moved = cv2.warpAffine(edges, rot, (w, h), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
-                best = max(best, float(cv2.matchTemplate(moved, ref,
-                                                         cv2.TM_CCOEFF_NORMED).max()))
+    for turn, scale in MOVES:
+        rot = cv2.getRotationMatrix2D((w / 2, h / 2), turn, scale)
+        moved = cv2.warpAffine(edges, rot, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+        best = max(best, float(cv2.matchTemplate(moved, ref, cv2.TM_CCOEFF_NORMED).max()))
     return here, best - here
