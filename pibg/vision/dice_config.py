@@ -348,6 +348,9 @@ class DiceConfig:
     #: ... where the network finds no face at the candidate, it looks again this many die
     #: edges away (the eight neighbours of a square grid; 0: not).
     rescue_shift: float = 0.35
+    #: ... on a square grid this many steps of ``rescue_shift`` out each way (1: the eight
+    #: neighbours).
+    rescue_reach: int = 2
     #: ... and reads the crop centred on the face there when that face's sides are within
     #: these many die edges ((0, 0): never), averaging its reads at a 3 x 3 grid this many
     #: edges apart (0: one read).

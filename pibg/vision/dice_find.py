@@ -791,8 +791,8 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
                 in_clear: list[DieRead] | None) -> DieRead | None:
     """A die in the clear whose face the pip readers and the whole-face match gave up on
     (glare over a black die's face), read by the network when it is sure, at (x, y) or, where
-    it sees no face there, ``rescue_shift`` edges round it (each read centred on the face
-    there, :func:`_rescue_read`)."""
+    it sees no face there, on a grid ``rescue_shift`` edges apart ``rescue_reach`` steps
+    round it (each read centred on the face there, :func:`_rescue_read`)."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
     x, y, patch, p = _rescue_read(crop, x, y, size, cfg)
@@ -801,7 +801,8 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
         # the candidate may sit off the face (its spots pulled by a dark side or a shadow):
         # the network is asked once more, round it, and its surest face taken
         step = cfg.rescue_shift * size
-        spots = [(x + i * step, y + j * step) for i in (-1, 0, 1) for j in (-1, 0, 1) if i or j]
+        reach = range(-cfg.rescue_reach, cfg.rescue_reach + 1)
+        spots = [(x + i * step, y + j * step) for i in reach for j in reach if i or j]
         spots = [(sx, sy) for sx, sy in spots if room(sx, sy) >= cfg.clear_room * size]
         if not spots:
             return None

@@ -347,3 +347,24 @@ def test_the_rescue_reads_a_washed_out_face_alike_a_pixel_either_way() -> None:
     alone = [_rescue_read(crop, cx + dx, cy, 30, once)[3] for dx in range(5, 16)]
     assert all(int(np.argmax(p)) == 4 and p[4] >= DEFAULT_CONFIG.net_rescue for p in averaged)
     assert np.ptp([p[4] for p in averaged]) < 0.6 * np.ptp([p[4] for p in alone])
+
+
+@pytest.mark.parametrize("off", [0.8, 1.0])
+def test_the_rescue_looks_for_the_face_two_steps_round_the_candidate(off: float) -> None:
+    """A candidate's spots pulled a whole edge off the face by its dark side and shadow (the
+    renders' small dice seen from the side: rny1_07, rnd2_06): the network is asked two
+    steps of ``rescue_shift`` round it, as one step finds nothing there."""
+    import dataclasses
+
+    from pibg.vision import dice_find
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+
+    board = _washed_five()
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    cx, cy = 120 + 45 / 2, 70 + 45 / 2  # the drawn die's centre
+    crop, room = dice_find.view_crop(board), dice_find._room(mask)
+    at = (cx + off * 30, cy + 0.2 * off * 30)
+    near = dataclasses.replace(DEFAULT_CONFIG, rescue_reach=1)
+    assert dice_find._net_rescue(crop, *at, 30.0, mask, near, room, None) is None
+    die = dice_find._net_rescue(crop, *at, 30.0, mask, DEFAULT_CONFIG, room, None)
+    assert die is not None and die.value == 5 and math.hypot(die.x - cx, die.y - cy) <= 2
