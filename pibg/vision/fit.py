@@ -10,22 +10,31 @@ each frame's map is compared with it as it stands and shifted, turned or scaled 
 none, the camera or the board moved; checkers moved, dice thrown or an arm over the board
 add and hide edges but fit no move better.
 
+The move found (to a cell, then to a pixel or two by :func:`refine`) lets the camera be
+followed rather than the game stopped: :class:`~pibg.vision.pipeline.Vision` moves the
+board's corners with it. The points repeat a point's width apart, so a view one point over
+fits the points' edges as well; the bar does not repeat, and :func:`bar_offset` tells a view
+a point off by it.
+
 Measured on the render sets (``benchmarks/leave_one_out.py``'s boards, start frame against
 each frame of its set-up): on every clean frame and every frame with an arm no small move
-fits better (the best gains -0.09 to 0.00 in correlation); on every start frame shifted 10 or
-20 px, turned 3 or 8 degrees, or 10 % nearer or farther, one does (+0.18 to +1.01).
+fits better (the best gains -0.09 to 0.00 in correlation); on every start frame shifted 10 to
+60 px, turned 3 or 8 degrees, or 8 to 15 % nearer or farther, one does (+0.09 to +1.01).
 
 >>> import numpy as np
 >>> view = np.zeros((160, 240, 3), np.uint8)
 >>> view[40:120, 60:180] = 200
 >>> ref = edge_map(view)
->>> compare(ref, edge_map(view))[1] <= 0.0
+>>> compare(ref, edge_map(view)).gain <= 0.0
 True
->>> compare(ref, edge_map(np.roll(view, 16, axis=1)))[1] > 0.1
-True
+>>> moved = compare(ref, edge_map(np.roll(view, 16, axis=1)))
+>>> moved.gain > 0.1, round(float(moved.move[0, 2]))
+(True, 16)
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -86,24 +95,120 @@ def decode(rows: tuple[str, ...] | list[str]) -> Array:
     return np.asarray([[int(c, 16) for c in r] for r in rows], np.float32) * LEVEL
 
 
-def compare(reference: Array, edges: Array) -> tuple[float, float]:
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """How a frame's edges fit the start frame's (:func:`compare`)."""
+
+    here: float   #: their correlation as they stand
+    gain: float   #: how much better the best small move fits (above 0: the view moved)
+    #: That move, in the top-down view's pixels: the affine (2 x 3) taking a place of the
+    #: start frame's view to where it lies in this frame's (identity where nothing fits
+    #: better).
+    move: Array
+
+
+def _peak(fits: Array) -> tuple[float, float, float]:
+    """The highest of a match map and where it lies, to a fraction of a cell (a parabola
+    through it and its neighbours each way)."""
+    y, x = np.unravel_index(int(np.argmax(fits)), fits.shape)
+    best = float(fits[y, x])
+
+    def vertex(a: float, b: float, c: float) -> float:
+        den = a - 2 * b + c
+        return 0.0 if den >= 0 else float(np.clip(0.5 * (a - c) / den, -0.5, 0.5))
+
+    fx = vertex(fits[y, x - 1], best, fits[y, x + 1]) if 0 < x < fits.shape[1] - 1 else 0.0
+    fy = vertex(fits[y - 1, x], best, fits[y + 1, x]) if 0 < y < fits.shape[0] - 1 else 0.0
+    return best, float(x) + fx, float(y) + fy
+
+
+def compare(reference: Array, edges: Array) -> Fit:
     """How well the frame's ``edges`` fit the start frame's ``reference`` as they stand (their
-    correlation), and how much better they fit it moved a little (shifted, turned or scaled:
-    the best of the moves tried, less the fit as they stand): that is above 0 where the
-    camera or the board moved, at most about 0 where it did not. (1, 0) where the maps differ
-    in size or are too small to tell (a calibration for another view)."""
+    correlation), and how much better they fit moved a little (shifted, turned or scaled:
+    the best of the moves tried, less the fit as they stand), with that move: the gain is
+    above 0 where the camera or the board moved, at most about 0 where it did not. A fit
+    of 1 gaining nothing where the maps differ in size or are too small to tell (a
+    calibration for another view)."""
+    same = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     if reference.shape != edges.shape or min(reference.shape) <= 2 * BORDER + 2:
-        return 1.0, 0.0
+        return Fit(1.0, 0.0, same)
     m = BORDER
     h, w = reference.shape
     ref = np.ascontiguousarray(reference[m:h - m, m:w - m])
     fits = cv2.matchTemplate(np.ascontiguousarray(edges), ref, cv2.TM_CCOEFF_NORMED)
     here = float(fits[m, m])
     fits[m, m] = -1.0
-    best = float(fits.max())
+    best, sx, sy = _peak(fits)
+    warp: Array = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     for turn, scale in MOVES:
         rot = cv2.getRotationMatrix2D((w / 2, h / 2), turn, scale)
         moved = cv2.warpAffine(edges, rot, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-        best = max(best, float(cv2.matchTemplate(moved, ref, cv2.TM_CCOEFF_NORMED).max()))
-    return here, best - here
+        b, x, y = _peak(cv2.matchTemplate(moved, ref, cv2.TM_CCOEFF_NORMED))
+        if b > best:
+            best, sx, sy, warp = b, x, y, rot
+    if best <= here:
+        return Fit(here, best - here, same)
+    # in cells: a place p of the start frame's map lies at warp^-1 (p + shift) in this one's
+    inv = cv2.invertAffineTransform(warp)
+    shift = np.array([[1.0, 0.0, sx - m], [0.0, 1.0, sy - m], [0.0, 0.0, 1.0]])
+    cells = (np.vstack([np.asarray(inv), [0.0, 0.0, 1.0]]) @ shift)[:2]
+    # ... and in the view's pixels (a cell's centre at CELL * (c + 0.5) - 0.5)
+    c = CELL / 2 - 0.5
+    to_px = np.array([[CELL, 0.0, c], [0.0, CELL, c], [0.0, 0.0, 1.0]])
+    px = to_px @ np.vstack([cells, [0.0, 0.0, 1.0]]) @ np.linalg.inv(to_px)
+    return Fit(here, best - here, px[:2])
+
+
+#: :func:`refine` tries the move found shifted by these many view pixels each way.
+REFINE = (-4.0, -2.0, 0.0, 2.0, 4.0)
+
+
+def refine(reference: Array, view: Array, move: Array) -> Array:
+    """``move`` (as :func:`compare` found it, to a fraction of a cell at best) made good to a
+    pixel or two: the top-down ``view`` taken back by it, and by it shifted ``REFINE``
+    pixels each way, and the shift whose edges fit ``reference`` best as they stand kept
+    (the cells are drawn anew from the view each time, so the fit is not the cells' own)."""
+    m = BORDER
+    h, w = reference.shape
+    ref = np.ascontiguousarray(reference[m:h - m, m:w - m])
+    size = (view.shape[1], view.shape[0])
+    best: tuple[float, Array] = (-2.0, np.asarray(move, np.float64))
+    for dy in REFINE:
+        for dx in REFINE:
+            t = np.asarray(move, np.float64) + np.array([[0.0, 0.0, dx], [0.0, 0.0, dy]])
+            back = cv2.warpAffine(view, t, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            edges = np.ascontiguousarray(edge_map(back)[m:h - m, m:w - m])
+            score = float(cv2.matchTemplate(edges, ref, cv2.TM_CCOEFF_NORMED)[0, 0])
+            if score > best[0]:
+                best = (score, t)
+    return best[1]
+
+
+def bar_offset(reference: Array, edges: Array, bar_x: float, reach: float) -> float:
+    """How far (view pixels, to a cell) the bar's edges in ``edges`` lie from the start
+    frame's, along the board: the columns' summed edge strength within ``reach`` view
+    pixels of the bar's middle ``bar_x``, matched with the start frame's (shifts up to the
+    same reach). The points repeat a point's width apart and match as well one point over;
+    the bar does not: a view followed a point off shows it here."""
+    lo = max(0, int((bar_x - reach) // CELL))
+    hi = min(reference.shape[1], int(np.ceil((bar_x + reach) / CELL)))
+    ref = reference.sum(axis=0)[lo:hi]
+    now = edges.sum(axis=0)
+    span = hi - lo
+    best = (-2.0, 0)
+    for s in range(-span // 2, span // 2 + 1):
+        if lo + s < 0 or hi + s > len(now):
+            continue
+        score = _ncc(ref, now[lo + s:hi + s])
+        if score > best[0]:
+            best = (score, s)
+    return float(best[1] * CELL)
+
+
+def _ncc(a: Array, b: Array) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / den if den > 0 else 0.0

@@ -415,6 +415,11 @@ class VisionConfig:
     #: turned 3 or 8 degrees, 10 to 15 % nearer or farther +0.10 to +1.00. Then the colours
     #: changed on the frame are the light's, not a moved camera's.
     moved_gain: float = 0.05
+    #: ... and it is followed (the board's corners moved with it) while it takes no corner of
+    #: the playing surface farther than this many point widths; farther, it is refused: a
+    #: point over, the points' edges fit the start frame's again (render rny3, its small
+    #: board shifted 35 to 60 px, followed a point off and read wrong).
+    follow_reach: float = 0.5
     #: ... and a place counts as "like neither" for a hand only while no class is this many
     #: times nearer than the next (squared distances): a checker seen in light that changed
     #: since calibration lies past the bound but plainly nearer its own colour than the

@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,16 @@ from pibg.vision.geometry import (
     WhiteHome,
     camera_centre,
     canonical_maps,
+    distort,
     lift,
+    to_image,
+    undistort,
 )
+
+#: Why a frame is not read when the board's edges lie where a move of the camera or the
+#: board too large to follow would put them.
+MOVED = ("the calibration does not fit this frame: the board's edges lie where a moved camera "
+         "or board would put them: calibrate again with the camera as it is now")
 
 #: The owned cube's number is read from a square of the top-down view this many checkers
 #: across round where the cube was found, sampled at CUBE_PATCH_PX pixels a side.
@@ -115,6 +123,8 @@ class Vision:
         self._edges = ref if ref.shape == (h // F.CELL, w // F.CELL) else None
         # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
         self._cube_seen: tuple[Array, int | None, float] | None = None
+        # the board as the camera sees it since it moved a little (see observe), if it did
+        self._followed: Vision | None = None
         # Light is compared per quadrant of the board (left/right half, near/far side).
         q = np.zeros(self._slots.shape[:2], np.int32)
         for p in range(24):
@@ -195,27 +205,85 @@ class Vision:
             return BoardObservation.unreadable(
                 f"the frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is for "
                 f"{w}x{h}: set the camera to {w}x{h}, or calibrate again at this size")
-        canon = self.canonical(frame)
-        return self.observe_canonical(canon, frame)
+        here = self._followed or self
+        canon = here.canonical(frame)
+        moved, fit = here._state(canon)
+        if moved and fit is not None and here._edges is not None:
+            # the camera or the board moved a little: followed (the board's corners moved
+            # with it) where the move found makes the board's edges fit the start frame's
+            # again, bar and all, and takes no corner farther than ``follow_reach`` points
+            # (one point over, the points' edges fit again: the board would be read a point
+            # off)
+            move = F.refine(here._edges, canon, fit.move)
+            if self._reach(move) > self.config.follow_reach * self._layout.u:
+                return BoardObservation.unreadable(MOVED)
+            followed = here.follow(move)
+            again = followed.canonical(frame)
+            if followed._state(again)[0] is not False:
+                return BoardObservation.unreadable(MOVED)
+            self._followed = here = followed
+            canon, moved = again, False
+        return here._read(canon, frame, moved)
+
+    def _state(self, canon: Array) -> tuple[bool | None, F.Fit | None]:
+        """Whether the board in the top-down view ``canon`` moved since calibration, told by
+        its edges against the start frame's (see :mod:`pibg.vision.fit`), and how they fit:
+        True, a small move of the view fits them better; False, none does and the bar's
+        edges lie where they did; None where that cannot be told (no edges kept, in files
+        written before they were; the bar's edges not found where they were, as one point
+        over, or on a bar with no edge to tell)."""
+        if self._edges is None:
+            return None, None
+        edges = F.edge_map(canon)
+        fit = F.compare(self._edges, edges)
+        if fit.gain >= self.config.moved_gain:
+            return True, fit
+        lay = self._layout
+        bar = F.bar_offset(self._edges, edges, lay.bar_x, 2 * lay.u)
+        return (False if abs(bar) < F.CELL / 2 else None), fit
+
+    def _reach(self, move: Array) -> float:
+        """How far (view pixels) ``move`` takes the farthest of the playing surface's
+        corners."""
+        corners = self._layout.surface_corners().astype(np.float64)
+        moved = corners @ np.asarray(move, np.float64)[:, :2].T + np.asarray(move)[:, 2]
+        return float(np.hypot(*(moved - corners).T).max())
 
     def moved(self, canon: Array) -> bool | None:
         """Whether the board's edges in the top-down view ``canon`` lie where a small move of
-        the camera or the board would put the start frame's (see :mod:`pibg.vision.fit`):
-        True, the calibration no longer fits; False, it does, whatever the colours say;
-        None where the calibration kept no edges (files written before they were)."""
-        if self._edges is None:
-            return None
-        return F.compare(self._edges, F.edge_map(canon))[1] >= self.config.moved_gain
+        the camera or the board would put the start frame's (see :meth:`_state`): True, the
+        calibration no longer fits; False, it does, whatever the colours say; None where
+        the edges cannot tell (then the colours do)."""
+        return self._state(canon)[0]
+
+    def follow(self, move: Array) -> Vision:
+        """This vision with the board's corners moved by ``move`` (an affine of the top-down
+        view, 2 x 3: where a place of the start frame's view now lies in this one's, as
+        :func:`pibg.vision.fit.compare` gives it): the board as the camera now sees it."""
+        cal = self.calibration
+        h = cal.ideal_homography()
+        ideal = np.asarray(cal.corners, np.float64)
+        if cal.distortion:
+            ideal = undistort(ideal, cal.distortion, cal.image_size)
+        canon = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), h).reshape(-1, 2)
+        moved = canon @ np.asarray(move, np.float64)[:, :2].T + np.asarray(move)[:, 2]
+        now = to_image(np.linalg.inv(h), moved)
+        if cal.distortion:
+            now = distort(now, cal.distortion, cal.image_size)
+        corners = tuple((float(x), float(y)) for x, y in now)
+        return Vision(replace(cal, corners=corners), self.config, self.read_dice)
 
     def observe_canonical(self, canon: Array, frame: Array | None = None) -> BoardObservation:
-        """Read a canonical view; ``frame`` (the camera frame) sharpens the cube's number."""
-        cfg, cal, lay = self.config, self.calibration, self._layout
+        """Read a canonical view; ``frame`` (the camera frame) sharpens the cube's number. A
+        view whose board moved since calibration is refused (:meth:`observe` follows it)."""
         moved = self.moved(canon)
         if moved:
-            return BoardObservation.unreadable(
-                "the calibration does not fit this frame: the board's edges lie where a "
-                "moved camera or board would put them: calibrate again with the camera as it "
-                "is now")
+            return BoardObservation.unreadable(MOVED)
+        return self._read(canon, frame, moved)
+
+    def _read(self, canon: Array, frame: Array | None, moved: bool | None) -> BoardObservation:
+        """The view read, ``moved`` as :meth:`moved` said of it."""
+        cfg, cal, lay = self.config, self.calibration, self._layout
         img = canon
         ii = cv2.integral(canon)
         feat = B.sample_discs(cfg, lay, img, self._slots, integral=ii)

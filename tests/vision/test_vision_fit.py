@@ -15,7 +15,7 @@ from pibg.sim import SimScene, render
 from pibg.vision import fit as F
 from pibg.vision.calibrate import Calibration
 from pibg.vision.geometry import START_POINTS
-from pibg.vision.pipeline import Vision
+from pibg.vision.pipeline import MOVED, Vision
 
 #: A position after a few moves: checkers moved since the start frame.
 LATER = (-2, 0, 0, 0, 2, 4, 0, 2, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 2)
@@ -25,22 +25,47 @@ def _moved(frame: np.ndarray, how: str) -> np.ndarray:
     h, w = frame.shape[:2]
     move = {"shifted 12 px": np.float32([[1, 0, 12], [0, 1, 0]]),
             "shifted 16 px down": np.float32([[1, 0, 0], [0, 1, 16]]),
-            "turned 3 degrees": cv2.getRotationMatrix2D((w / 2, h / 2), 3.0, 1.0),
-            "8 % nearer": cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, 1.08)}[how]
+            "turned 2 degrees": cv2.getRotationMatrix2D((w / 2, h / 2), 2.0, 1.0),
+            "shifted 60 px": np.float32([[1, 0, 60], [0, 1, 0]]),
+            "shifted a point": np.float32([[1, 0, -62], [0, 1, 0]]),
+            "turned 8 degrees": cv2.getRotationMatrix2D((w / 2, h / 2), 8.0, 1.0),
+            "15 % nearer": cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, 1.15)}[how]
     return cv2.warpAffine(frame, move, (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
-@pytest.mark.parametrize("how,by_colour", [("shifted 12 px", False), ("shifted 16 px down", False),
-                                            ("turned 3 degrees", False), ("8 % nearer", True)])
-def test_a_camera_moved_a_little_is_told(sim_vision: Vision, how: str, by_colour: bool) -> None:
-    frame = _moved(render(SimScene(LATER)), how)
-    obs = sim_vision.observe(frame)
-    assert not obs.readable
-    assert obs.reason.startswith("the calibration does not fit this frame: the board's edges")
-    assert "calibrate again" in obs.reason
-    # by its colours alone a small move passes: without the edges it was read
+def _fresh(vision: Vision) -> Vision:
+    return Vision(vision.calibration, vision.config)
+
+
+@pytest.mark.parametrize("how", ["shifted 12 px", "shifted 16 px down", "turned 2 degrees"])
+def test_a_camera_moved_a_little_is_followed(sim_vision: Vision, how: str) -> None:
+    vision = _fresh(sim_vision)
+    moved = _moved(render(SimScene(LATER)), how)
+    # the view as calibrated no longer fits: told by the edges, not the colours
+    assert vision.moved(vision.canonical(moved)) is True
     old = Vision(dataclasses.replace(sim_vision.calibration, edges=()), sim_vision.config)
-    assert old.observe(frame).readable is not by_colour
+    assert old.moved(old.canonical(moved)) is None
+    obs = vision.observe(moved)
+    assert obs.readable and [r.count for r in obs.points] == list(LATER)
+    # ... and it stays followed: the next frame, the start position, is read as it is
+    again = vision.observe(_moved(render(SimScene(START_POINTS)), how))
+    assert again.readable and [r.count for r in again.points] == list(START_POINTS)
+
+
+@pytest.mark.parametrize("how", ["shifted 60 px", "shifted a point", "turned 8 degrees",
+                                 "15 % nearer"])
+def test_a_camera_moved_too_far_to_follow_is_refused(sim_vision: Vision, how: str) -> None:
+    obs = _fresh(sim_vision).observe(_moved(render(SimScene(LATER)), how))
+    assert not obs.readable
+    assert obs.reason.startswith("the calibration does not fit this frame")
+    assert "calibrate again" in obs.reason
+
+
+def test_a_moved_view_is_refused_where_there_is_no_frame_to_follow(sim_vision: Vision) -> None:
+    vision = _fresh(sim_vision)
+    obs = vision.observe_canonical(vision.canonical(_moved(render(SimScene(LATER)),
+                                                           "shifted 12 px")))
+    assert not obs.readable and obs.reason == MOVED
 
 
 @pytest.mark.parametrize("light", ["warm", "dim", "a lamp on one side", "contrast"])
