@@ -697,6 +697,7 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     circles = [c for band in cfg.start_radius_bands for strong, votes in cfg.start_circles
                if (c := _checker_circles(image, strong, votes, band)) is not None]
     seen = max((len(c) for c in circles), default=0)
+    whole: list[tuple[int, float, Array, str]] = []
     for complete in (False, True):
         cands = []
         for found in circles:
@@ -705,6 +706,7 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
                     fit = _fit_start_layout(found, Layout(prof), mirrored, complete)
                     if fit is not None and fit[0] >= cfg.start_fit_min:
                         cands.append((margins[name](fit[1]), fit[1], name))
+                        whole.append((fit[0], cands[-1][0], fit[1], name))
         best: tuple[float, Array] | None = None
         for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
             refined, rims = _refine_corners(corners, margins[name], m)
@@ -712,6 +714,15 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
                 best = (rims, refined)
         if best is not None:
             return best[1], True
+    # No layout's rims sharp enough (a patterned field blurs them: render rnz0, its checkers
+    # on points of their own colour over a field of waves): a layout that puts every
+    # checker of the starting position on a circle found is the board on its own (wrong
+    # layouts matched 30 once in the 36 render start frames tried, rnu2's, whose right one
+    # is sharp enough); :func:`learn` then asks the colours to read as the starting position
+    count, m, corners, name = max(whole, key=lambda t: (t[0], t[1]),
+                                  default=(0, 0.0, np.zeros((4, 2)), ""))
+    if count >= cfg.start_whole:
+        return _refine_corners(corners, margins[name], m)[0], True
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "

@@ -450,6 +450,9 @@ class VisionConfig:
                                                            (0.65, 0.95))
     start_fit_min: int = 10
     start_rims_min: float = 0.5
+    #: ... or, where no layout's rims are that sharp, a layout matching this many of the
+    #: starting position's 30 checkers with circles found.
+    start_whole: int = 30
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours

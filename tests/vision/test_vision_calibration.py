@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,6 +18,7 @@ from pibg.vision.calibrate import (
     _across_rows,
     _empty_points,
     learn,
+    locate_board,
     parse_corners,
 )
 from pibg.vision.geometry import START_POINTS, VisionConfig
@@ -317,3 +319,25 @@ def test_points_covered_on_both_sides_are_left_as_they_are() -> None:
     # the paint, and a fellow that steps as a checker does proves nothing
     board = _board({0: (205.0, 210.0, 214.0), 2: (22.0, 18.0, 19.0)})
     assert np.array_equal(_across_rows(VisionConfig(), board), board)
+
+
+#: The surface's corners (TL, TR, BR, BL) as the renderer labelled them in
+#: ``tests/data/vision/rnz0_start.jpg`` (``random:7381``'s start frame, made with
+#: ``../shared/tools/render`` from ``benchmarks/random_boards/ninth.json``, shrunk to 960x720).
+RNZ0_CORNERS = [[185.9, 173.9], [713.8, 155.0], [727.9, 592.9], [182.4, 590.9]]
+
+
+def test_a_board_whose_rims_a_patterned_field_blurs_is_found_by_its_checkers() -> None:
+    """Purple checkers on purple points over a field of magenta waves: every checker of the
+    starting position is found as a circle where the layout puts it, but no layout's rims
+    stand out enough; the layout that matches all 30 is the board."""
+    frame = cv2.imread(str(Path(__file__).parents[1] / "data/vision/rnz0_start.jpg"))
+    cfg = VisionConfig()
+    with pytest.raises(BoardNotFoundError, match="do not make a starting position"):
+        locate_board(dataclasses.replace(cfg, start_whole=31), frame)
+    corners, on_rims = locate_board(cfg, frame)
+    assert on_rims
+    width = np.linalg.norm(np.subtract(RNZ0_CORNERS[1], RNZ0_CORNERS[0]))
+    assert np.linalg.norm(corners - np.array(RNZ0_CORNERS), axis=1).max() < 0.03 * width
+    vision = Vision.from_start_frame(frame)
+    assert vision.calibration.white_home == "bottom-right"
