@@ -514,6 +514,8 @@ class _Live:
         self.recalibrated: list[Any] = []
         self.amendments: list[Amended] = []
         self.retry_at = 0.0
+        #: the calibration the page's overlay was drawn from (see :meth:`_follow_overlay`)
+        self.overlaid: Any = getattr(vision, "calibration", None)
 
     def _session(self, *, new: bool) -> Session:
         return Session(match_folder(self.cfg.records.directory, new=new), self.settings,
@@ -523,6 +525,20 @@ class _Live:
     @property
     def state(self) -> referee.RefereeState:
         return self.session.state
+
+    def _follow_overlay(self) -> None:
+        """Once vision follows a camera knocked a little (``Vision.calibration_now``), the
+        page's overlay is drawn where the board now is, and the players are told."""
+        now = getattr(self.vision, "calibration_now", None)
+        if now is None or now is self.overlaid:
+            return
+        self.overlaid = now
+        if self.view is not None:
+            from pibg.web.overlay import region_overlay
+
+            self.view.set_overlay(region_overlay(now))
+        self.printer("the camera or the board moved a little: followed (calibrate again "
+                     "when the game allows)")
 
     def feed(self, inp: referee.Input) -> Step | None:
         return _feed(self.session, inp, self.printer)
@@ -558,7 +574,9 @@ class _Live:
                 from pibg.web.overlay import region_overlay
 
                 self.view.set_overlay(region_overlay(self.vision.calibration))
+            self.overlaid = self.vision.calibration
             self.printer("new calibration in use")
+        self._follow_overlay()
         # a game's end, or dice set after one: the records are written again
         ended = any(isinstance(e, (GameEnded, Amended)) for res in driver.fresh
                     for e in res.events)

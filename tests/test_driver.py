@@ -287,3 +287,53 @@ def test_the_live_loop_presses_buttons_and_controls_and_starts_a_new_match(
     assert live.session.out_dir != first and live.session.out_dir.parent == first.parent
     assert any(line.startswith("new match: recording to") for line in said)
     live.session.close()
+
+
+def test_the_live_loop_redraws_the_overlay_where_vision_follows_the_camera(
+        tmp_path: Path) -> None:
+    """A camera knocked a little is followed by vision (``Vision.calibration_now``): the
+    page's overlay is drawn anew where the board now is, and the players are told."""
+    import dataclasses
+
+    from pibg.app import _Live
+    from pibg.config import load_config
+    from pibg.referee import RefereeConfig
+    from pibg.vision.calibrate import Calibration
+
+    cal = Calibration.load(Path(__file__).parent / "data/vision/sim_walnut.toml")
+    moved = dataclasses.replace(cal, corners=tuple((x + 9.0, y) for x, y in cal.corners))
+
+    class _Following(_Exact):
+        calibration = cal
+        calibration_now = cal
+
+        def observe(self, scene: Scene) -> BoardObservation:
+            self.calibration_now = moved  # this frame's board moved, and was followed
+            return super().observe(scene)
+
+    class _View:
+        def __init__(self) -> None:
+            self.overlays: list[object] = []
+
+        def set_overlay(self, draw: object) -> None:
+            self.overlays.append(draw)
+
+        def __getattr__(self, name: str) -> object:
+            return lambda *a, **k: None
+
+    path = tmp_path / "pibg.toml"
+    path.write_text(f'[match]\nlength = 3\n[vision]\ncalibration = "{tmp_path / "c.toml"}"\n'
+                    f'stable_seconds = 0.0\n[web]\nenabled = false\n'
+                    f'[records]\ndirectory = "{tmp_path / "records"}"\n')
+    cfg = load_config(path)
+    said: list[str] = []
+    live = _Live(cfg, _Rig(), _Following(), cfg.match.to_settings(),
+                 RefereeConfig(stable_seconds=0.0), said.append)
+    live.view = _View()
+    driver = Driver(live, live.observe, stable_seconds=0.0, between=live.between)
+    driver.run([Timed(START, 1.0), Timed(None, 2.0)])
+    assert len(live.view.overlays) == 1 and live.overlaid is moved
+    assert sum("moved a little: followed" in line for line in said) == 1
+    driver.run([Timed(START, 3.0)])
+    assert len(live.view.overlays) == 1  # drawn once for each move followed
+    live.session.close()

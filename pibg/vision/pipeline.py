@@ -229,9 +229,10 @@ class Vision:
         """Whether the board in the top-down view ``canon`` moved since calibration, told by
         its edges against the start frame's (see :mod:`pibg.vision.fit`), and how they fit:
         True, a small move of the view fits them better; False, none does and the bar's
-        edges lie where they did; None where that cannot be told (no edges kept, in files
-        written before they were; the bar's edges not found where they were, as one point
-        over, or on a bar with no edge to tell)."""
+        edges lie where they did; None where that cannot be told (no edges kept,
+        in files written before they were; the bar's edges not found where they were: a view
+        one point over, or a bar with no clear edge, as on renders dev2 and rnv3, whose bar
+        profiles match at random places in clean frames)."""
         if self._edges is None:
             return None, None
         edges = F.edge_map(canon)
@@ -241,6 +242,12 @@ class Vision:
         lay = self._layout
         bar = F.bar_offset(self._edges, edges, lay.bar_x, 2 * lay.u)
         return (False if abs(bar) < F.CELL / 2 else None), fit
+
+    @property
+    def calibration_now(self) -> Calibration:
+        """The calibration frames are read through: its corners moved with the camera since
+        a small move of it was followed (see :meth:`observe`), the calibration's own before."""
+        return (self._followed or self).calibration
 
     def _reach(self, move: Array) -> float:
         """How far (view pixels) ``move`` takes the farthest of the playing surface's

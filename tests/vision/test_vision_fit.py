@@ -45,8 +45,12 @@ def test_a_camera_moved_a_little_is_followed(sim_vision: Vision, how: str) -> No
     assert vision.moved(vision.canonical(moved)) is True
     old = Vision(dataclasses.replace(sim_vision.calibration, edges=()), sim_vision.config)
     assert old.moved(old.canonical(moved)) is None
+    assert vision.calibration_now is vision.calibration
     obs = vision.observe(moved)
     assert obs.readable and [r.count for r in obs.points] == list(LATER)
+    # the corners moved with the camera (the page's overlay is drawn from them)
+    now = np.asarray(vision.calibration_now.corners)
+    assert 2.0 < np.abs(now - np.asarray(vision.calibration.corners)).max() < 40.0
     # ... and it stays followed: the next frame, the start position, is read as it is
     again = vision.observe(_moved(render(SimScene(START_POINTS)), how))
     assert again.readable and [r.count for r in again.points] == list(START_POINTS)
