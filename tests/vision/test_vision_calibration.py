@@ -339,5 +339,4 @@ def test_a_board_whose_rims_a_patterned_field_blurs_is_found_by_its_checkers() -
     assert on_rims
     width = np.linalg.norm(np.subtract(RNZ0_CORNERS[1], RNZ0_CORNERS[0]))
     assert np.linalg.norm(corners - np.array(RNZ0_CORNERS), axis=1).max() < 0.03 * width
-    vision = Vision.from_start_frame(frame)
-    assert vision.calibration.white_home == "bottom-right"
+    assert learn(cfg, frame, corners, corners_on_rims=True).white_home == "bottom-right"
