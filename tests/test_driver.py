@@ -19,6 +19,7 @@ from pibg.referee import Frame, Input, Press, RefereeState, Step, Tick, new_matc
 from pibg.script import ButtonPress, Mishaps, Scene, drive, observe_exact, table_script
 from pibg.selfplay import random_match
 from pibg.web import LiveView
+from tests.conftest import live_config
 
 START = Scene.of("start", Position.start())
 READ = observe_exact(START)
@@ -255,16 +256,9 @@ class _Exact:
 def test_the_live_loop_presses_buttons_and_controls_and_starts_a_new_match(
         tmp_path: Path) -> None:
     from pibg.app import _Live
-    from pibg.config import load_config
     from pibg.referee import RefereeConfig
 
-    cal = tmp_path / "cal.toml"
-    cal.write_text("# stands in for a calibration\n")
-    path = tmp_path / "pibg.toml"
-    path.write_text(f'[match]\nlength = 3\n[vision]\ncalibration = "{cal}"\n'
-                    f'stable_seconds = 0.0\n[web]\nenabled = false\n'
-                    f'[records]\ndirectory = "{tmp_path / "records"}"\n')
-    cfg = load_config(path)
+    cfg = live_config(tmp_path)
     rig, said = _Rig(), list[str]()
     live = _Live(cfg, rig, _Exact(), cfg.match.to_settings(), RefereeConfig(stable_seconds=0.0),
                  said.append)
@@ -296,7 +290,6 @@ def test_the_live_loop_redraws_the_overlay_where_vision_follows_the_camera(
     import dataclasses
 
     from pibg.app import _Live
-    from pibg.config import load_config
     from pibg.referee import RefereeConfig
     from pibg.vision.calibrate import Calibration
 
@@ -321,11 +314,7 @@ def test_the_live_loop_redraws_the_overlay_where_vision_follows_the_camera(
         def __getattr__(self, name: str) -> object:
             return lambda *a, **k: None
 
-    path = tmp_path / "pibg.toml"
-    path.write_text(f'[match]\nlength = 3\n[vision]\ncalibration = "{tmp_path / "c.toml"}"\n'
-                    f'stable_seconds = 0.0\n[web]\nenabled = false\n'
-                    f'[records]\ndirectory = "{tmp_path / "records"}"\n')
-    cfg = load_config(path)
+    cfg = live_config(tmp_path)
     said: list[str] = []
     live = _Live(cfg, _Rig(), _Following(), cfg.match.to_settings(),
                  RefereeConfig(stable_seconds=0.0), said.append)

@@ -22,18 +22,14 @@ from pibg.position import Position
 from pibg.referee import Frame
 from pibg.rules import resolve
 from pibg.script import Scene, observe_exact
+from tests.conftest import live_config_file
 
 HERE = Path(__file__).parent
 
 
 def _config(tmp: Path) -> Path:
-    cal = tmp / "cal.toml"
-    cal.write_text("# stands in for a calibration\n")
-    cfg = tmp / "pibg.toml"
-    cfg.write_text(f'[match]\nlength = 5\nplayer_white = "erin"\nplayer_black = "judy"\n'
-                   f'[vision]\ncalibration = "{cal}"\nstable_seconds = 0.0\n'
-                   f'[records]\ndirectory = "{tmp / "records"}"\n')
-    return cfg
+    return live_config_file(tmp, match='length = 5\nplayer_white = "erin"\n'
+                                       'player_black = "judy"', web="")
 
 
 def _journal_lines(records: Path) -> int:

@@ -21,6 +21,7 @@ from pibg.moves import Dice
 from pibg.record import REVIEWED
 from pibg.web import LiveView, WebServer
 from pibg.web.server import MAX_NOTE
+from tests.conftest import live_config
 from tests.records.test_amend import flagged_match
 
 from .conftest import TOKEN, Serve, get_json
@@ -157,7 +158,6 @@ def test_pibg_runs_loop_records_an_amendment_from_the_page(tmp_path: Path, flagg
     """The page's amendment, queued by the server, is fed to the referee between frames: it
     lands in the match's journal, the page shows it and the records are written again."""
     from pibg.app import _Live
-    from pibg.config import load_config
     from pibg.referee import RefereeConfig
 
     events, turn, throws = flagged
@@ -172,13 +172,7 @@ def test_pibg_runs_loop_records_an_amendment_from_the_page(tmp_path: Path, flagg
     with Journal.open(folder / "match.jsonl") as j:
         j.extend(unfinished)
     (records / "ACTIVE").write_text("m1\n")
-    cal = tmp_path / "cal.toml"
-    cal.write_text("# stands in for a calibration\n")
-    path = tmp_path / "pibg.toml"
-    path.write_text(f'[match]\nlength = 3\n[vision]\ncalibration = "{cal}"\n'
-                    f'stable_seconds = 0.0\n[web]\nenabled = false\n'
-                    f'[records]\ndirectory = "{records}"\n')
-    cfg = load_config(path)
+    cfg = live_config(tmp_path, records)
     said: list[str] = []
     live = _Live(cfg, _Rig(), None, cfg.match.to_settings(), RefereeConfig(stable_seconds=0.0),
                  said.append)
