@@ -10,6 +10,7 @@
     python benchmarks/random_boards/make_spec.py --seventh > benchmarks/random_boards/seventh.json
     python benchmarks/random_boards/make_spec.py --eighth > benchmarks/random_boards/eighth.json
     python benchmarks/random_boards/make_spec.py --ninth > benchmarks/random_boards/ninth.json
+    python benchmarks/random_boards/make_spec.py --tenth > benchmarks/random_boards/tenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -28,8 +29,9 @@ has been looked at in turn: rendered once, measured once on the vision as it the
 third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) after the fourth,
 ``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth,
 ``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth,
-``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh, and
-``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth.
+``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh,
+``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth, and
+``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth.
 """
 
 from __future__ import annotations
@@ -103,6 +105,13 @@ NINTH = [
     (7384, "desk_lamp", "v3wide", 68, 3),
     (7385, "daylight_window", "v3", 58, 6),
 ]
+TENTH = [
+    (7391, "warm_ceiling", "v3wide", 66, 6),
+    (7392, "dim_evening", "v3", 62, 3),
+    (7393, "desk_lamp", "v3", 73, 5),
+    (7394, "daylight_window", "v3wide", 55, 4),
+    (7395, "warm_ceiling", "v3", 70, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -110,7 +119,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
-        "--ninth": (NINTH, "46", "rnz")}
+        "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna")}
 
 
 def main() -> int:
