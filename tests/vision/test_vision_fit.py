@@ -146,3 +146,28 @@ def test_a_calibration_without_edges_still_loads_and_reads(sim_calibration_file:
     assert cal.edges == ()
     vision = Vision(cal)
     assert vision.moved(vision.canonical(render(SimScene(START_POINTS)))) is None
+
+
+def test_the_bar_tells_a_view_one_point_over() -> None:
+    """Points repeat a point's width apart: a view shifted by one point fits their edges as
+    well as the right one; the bar, which does not repeat, lies a point off."""
+    view = np.full((240, 640, 3), 90, np.uint8)
+    for x in range(0, 640, 40):  # the points: stripes a point (40 px) apart
+        view[:, x:x + 20] = 170
+    view[:, 300:350] = 30  # the bar, wider than a point
+    ref = F.edge_map(view)
+    assert F.bar_offset(ref, F.edge_map(view), 325.0, 80.0) == 0.0
+    over = F.edge_map(np.roll(view, 40, axis=1))
+    assert F.bar_offset(ref, over, 325.0, 80.0) == 40.0
+    assert F.bar_offset(ref, F.edge_map(np.roll(view, -40, axis=1)), 325.0, 80.0) == -40.0
+
+
+def test_refine_makes_a_move_good_to_a_pixel_or_two() -> None:
+    rng = np.random.default_rng(5)
+    view = cv2.GaussianBlur(rng.integers(0, 255, (240, 320, 3), dtype=np.uint8), (0, 0), 3.0)
+    ref = F.edge_map(view)
+    moved = np.roll(view, (5, 11), axis=(0, 1))  # the board now 11 px right and 5 down
+    rough = F.compare(ref, F.edge_map(moved))
+    assert rough.gain > 0.1
+    move = F.refine(ref, moved, rough.move)
+    assert abs(move[0, 2] - 11) <= 2 and abs(move[1, 2] - 5) <= 2
