@@ -697,7 +697,7 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     circles = [c for band in cfg.start_radius_bands for strong, votes in cfg.start_circles
                if (c := _checker_circles(image, strong, votes, band)) is not None]
     seen = max((len(c) for c in circles), default=0)
-    whole: list[tuple[int, float, Array, str]] = []
+    fitted: list[tuple[float, Array, str, int]] = []  # (rims' margin, corners, profile, matched)
     for complete in (False, True):
         cands = []
         for found in circles:
@@ -705,10 +705,10 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
                 for mirrored in (False, True):
                     fit = _fit_start_layout(found, Layout(prof), mirrored, complete)
                     if fit is not None and fit[0] >= cfg.start_fit_min:
-                        cands.append((margins[name](fit[1]), fit[1], name))
-                        whole.append((fit[0], cands[-1][0], fit[1], name))
+                        cands.append((margins[name](fit[1]), fit[1], name, fit[0]))
+        fitted += cands
         best: tuple[float, Array] | None = None
-        for m, corners, name in sorted(cands, key=lambda t: -t[0])[:2]:
+        for m, corners, name, _ in sorted(cands, key=lambda t: -t[0])[:2]:
             refined, rims = _refine_corners(corners, margins[name], m)
             if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
                 best = (rims, refined)
@@ -719,8 +719,8 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     # checker of the starting position on a circle found is the board on its own (wrong
     # layouts matched 30 once in the 36 render start frames tried, rnu2's, whose right one
     # is sharp enough); :func:`learn` then asks the colours to read as the starting position
-    count, m, corners, name = max(whole, key=lambda t: (t[0], t[1]),
-                                  default=(0, 0.0, np.zeros((4, 2)), ""))
+    m, corners, name, count = max(fitted, key=lambda t: (t[3], t[0]),
+                                  default=(0.0, np.zeros((4, 2)), "", 0))
     if count >= cfg.start_whole:
         return _refine_corners(corners, margins[name], m)[0], True
     if seen < 12:

@@ -194,21 +194,10 @@ def bar_offset(reference: Array, edges: Array, bar_x: float, reach: float) -> fl
     the bar does not: a view followed a point off shows it here."""
     lo = max(0, int((bar_x - reach) // CELL))
     hi = min(reference.shape[1], int(np.ceil((bar_x + reach) / CELL)))
-    ref = reference.sum(axis=0)[lo:hi]
-    now = edges.sum(axis=0)
-    span = hi - lo
-    best = (-2.0, 0)
-    for s in range(-span // 2, span // 2 + 1):
-        if lo + s < 0 or hi + s > len(now):
-            continue
-        score = _ncc(ref, now[lo + s:hi + s])
-        if score > best[0]:
-            best = (score, s)
-    return float(best[1] * CELL)
-
-
-def _ncc(a: Array, b: Array) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum()) / den if den > 0 else 0.0
+    ref = reference.sum(axis=0, dtype=np.float32)[None, lo:hi]
+    now = edges.sum(axis=0, dtype=np.float32)[None]
+    half = (hi - lo) // 2
+    first = max(0, lo - half - (hi - lo) % 2)
+    fits = cv2.matchTemplate(now[:, first:min(now.shape[1], hi + half)], ref,
+                             cv2.TM_CCOEFF_NORMED)[0]
+    return float((first + int(np.argmax(fits)) - lo) * CELL)

@@ -412,7 +412,7 @@ class VisionConfig:
     #: The calibration does not fit a frame whose edges fit the start frame's better moved
     #: a little than as they stand, by this much correlation (:func:`pibg.vision.fit.compare`):
     #: renders, every clean frame and arm -0.09 to 0.00, the start frames shifted 10 to 60 px,
-    #: turned 3 or 8 degrees, 10 to 15 % nearer or farther +0.10 to +1.00. Then the colours
+    #: turned 3 or 8 degrees, 8 to 15 % nearer or farther +0.09 to +1.01. Then the colours
     #: changed on the frame are the light's, not a moved camera's.
     moved_gain: float = 0.05
     #: ... and it is followed (the board's corners moved with it) while it takes no corner of

@@ -252,9 +252,9 @@ class Vision:
     def _reach(self, move: Array) -> float:
         """How far (view pixels) ``move`` takes the farthest of the playing surface's
         corners."""
-        corners = self._layout.surface_corners().astype(np.float64)
-        moved = corners @ np.asarray(move, np.float64)[:, :2].T + np.asarray(move)[:, 2]
-        return float(np.hypot(*(moved - corners).T).max())
+        corners = self._layout.surface_corners().astype(np.float64).reshape(-1, 1, 2)
+        moved = cv2.transform(corners, np.asarray(move, np.float64))
+        return float(np.hypot(*(moved - corners).reshape(-1, 2).T).max())
 
     def moved(self, canon: Array) -> bool | None:
         """Whether the board's edges in the top-down view ``canon`` lie where a small move of
@@ -272,9 +272,8 @@ class Vision:
         ideal = np.asarray(cal.corners, np.float64)
         if cal.distortion:
             ideal = undistort(ideal, cal.distortion, cal.image_size)
-        canon = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), h).reshape(-1, 2)
-        moved = canon @ np.asarray(move, np.float64)[:, :2].T + np.asarray(move)[:, 2]
-        now = to_image(np.linalg.inv(h), moved)
+        canon = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), h)
+        now = to_image(np.linalg.inv(h), cv2.transform(canon, np.asarray(move, np.float64)))
         if cal.distortion:
             now = distort(now, cal.distortion, cal.image_size)
         corners = tuple((float(x), float(y)) for x, y in now)
