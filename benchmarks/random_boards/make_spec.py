@@ -11,6 +11,7 @@
     python benchmarks/random_boards/make_spec.py --eighth > benchmarks/random_boards/eighth.json
     python benchmarks/random_boards/make_spec.py --ninth > benchmarks/random_boards/ninth.json
     python benchmarks/random_boards/make_spec.py --tenth > benchmarks/random_boards/tenth.json
+    python benchmarks/random_boards/make_spec.py --eleventh > benchmarks/random_boards/eleventh.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -30,8 +31,9 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--sixth`` (``rnw0`` to ``rnw4``, seeds 7351 to 7355, ``sixth.json``) after the fifth,
 ``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth,
 ``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh,
-``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth, and
-``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth.
+``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth,
+``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth, and
+``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth.
 """
 
 from __future__ import annotations
@@ -112,6 +114,13 @@ TENTH = [
     (7394, "daylight_window", "v3wide", 55, 4),
     (7395, "warm_ceiling", "v3", 70, 7),
 ]
+ELEVENTH = [
+    (7411, "desk_lamp", "v3", 67, 4),
+    (7412, "warm_ceiling", "v3wide", 61, 6),
+    (7413, "daylight_window", "v3", 74, 3),
+    (7414, "dim_evening", "v3wide", 57, 5),
+    (7415, "desk_lamp", "v3", 63, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -119,7 +128,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--third": (THIRD, "40", "rnt"), "--fourth": (FOURTH, "41", "rnu"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
-        "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna")}
+        "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
+        "--eleventh": (ELEVENTH, "48", "rnb")}
 
 
 def main() -> int:
