@@ -91,8 +91,7 @@ def net_dice(args: argparse.Namespace) -> Any:
                     continue
                 if args.square:
                     shape = DF._face_shape(crop(x, y, config.net_crop * size)[0], config)
-                    if shape is None or (shape[0] and not (
-                            shape[1] and p[best] >= config.net_rescue_open)):
+                    if shape is None or (shape[0] and p[best] < config.net_rescue_open):
                         continue
                 found.append(DieRead(best + 1, x, y, True, float(p[best])))
         found.sort(key=lambda d: -d.confidence)

@@ -336,21 +336,23 @@ class DiceConfig:
     #: find_dice: a candidate in the clear that nothing else reads is a flat die when the
     #: network gives one value at least this likelihood (1: never).
     net_rescue: float = 0.6
-    #: ... and the region standing apart from the board at its centre is no longer than
-    #: this many times its width (a die leaning in the open shows a face foreshortened to
-    #: 0.6; a flat one, a square).
+    #: ... where the network is surest of a face near the candidate: on a square grid this
+    #: many die edges apart (0: not) ...
+    rescue_shift: float = 0.35
+    #: ... this many steps out each way (1: the eight neighbours) ...
+    rescue_reach: int = 2
+    #: ... then on a 3 x 3 grid this many edges apart round the best of those (0: not).
+    rescue_fine: float = 0.12
+    #: ... A face whose outline (the region standing apart from the board at the crop's
+    #: centre) is longer than this many times its width is taken only when the network gives
+    #: its value at least ``net_rescue_open`` (a die leaning in the open shows a face
+    #: foreshortened: pibg.sim's stand-in, to 0.6; a flat die off the camera's axis shows a
+    #: side with its face, and its face may run on into a point of its colour). A region
+    #: running on across ``rescue_open`` of the crop both ways is measured again against the
+    #: board round the crop (dark pips).
     rescue_aspect_max: float = 1.25
-    #: ... unless that region runs on across this share of the crop (a die on a point of its
-    #: own colour): then the network must give the value at least ``net_rescue_open``. A region
-    #: this wide both ways is measured again against the board round the crop (dark pips).
     rescue_open: float = 0.95
     net_rescue_open: float = 0.9
-    #: ... where the network finds no face at the candidate, it looks again this many die
-    #: edges away (the eight neighbours of a square grid; 0: not).
-    rescue_shift: float = 0.35
-    #: ... on a square grid this many steps of ``rescue_shift`` out each way (1: the eight
-    #: neighbours).
-    rescue_reach: int = 2
     #: ... and reads the crop centred on the face there when that face's sides are within
     #: these many die edges ((0, 0): never), averaging its reads at a 3 x 3 grid this many
     #: edges apart (0: one read).

@@ -790,41 +790,54 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
                 cfg: DiceConfig, room: Callable[[float, float], float],
                 in_clear: list[DieRead] | None) -> DieRead | None:
     """A die in the clear whose face the pip readers and the whole-face match gave up on
-    (glare over a black die's face), read by the network when it is sure, at (x, y) or, where
-    it sees no face there, on a grid ``rescue_shift`` edges apart ``rescue_reach`` steps
-    round it (each read centred on the face there, :func:`_rescue_read`)."""
+    (glare over a black die's face; a dark die's dim pips on a dark board), read by the
+    network when it is sure: at (x, y) or, where it reads no die there, where near (x, y) it
+    is surest of a face (:func:`_net_seek`: a candidate's spots can sit a third of an edge
+    off the face, and the network reads a face surely only near its centre), the crop
+    centred on the face there (:func:`_rescue_read`).
+    A face whose outline is long (``rescue_aspect_max``) is taken only when the network is
+    surer still (``net_rescue_open``): a flat die seen from the side shows one of its sides
+    with its face, and its face may run on into a point of its colour, but a die leaning in
+    the open shows a foreshortened face, which the network reads less surely."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
+    die = _rescue_at(crop, x, y, size, cfg, room)
+    if die is None:
+        die = _rescue_at(crop, *_net_seek(crop, x, y, size, cfg, room), size, cfg, room)
+    if die is not None and in_clear is not None:
+        in_clear.append(die)
+    return die
+
+
+def _rescue_at(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
+               room: Callable[[float, float], float]) -> DieRead | None:
+    """The flat die the network reads at (x, y) for a rescue (:func:`_net_rescue`), or None."""
     x, y, patch, p = _rescue_read(crop, x, y, size, cfg)
     best = int(np.argmax(p))
-    if (best == NO_DIE or p[best] < cfg.net_rescue) and cfg.rescue_shift > 0.0:
-        # the candidate may sit off the face (its spots pulled by a dark side or a shadow):
-        # the network is asked once more, round it, and its surest face taken
-        step = cfg.rescue_shift * size
-        reach = range(-cfg.rescue_reach, cfg.rescue_reach + 1)
-        spots = [(x + i * step, y + j * step) for i in reach for j in reach if i or j]
-        spots = [(sx, sy) for sx, sy in spots if room(sx, sy) >= cfg.clear_room * size]
-        if not spots:
-            return None
-        _, ps = _net_reads(crop, spots, size, cfg)
-        k = int(np.argmax(ps[:, :NO_DIE].max(axis=1)))
-        x, y, patch, p = _rescue_read(crop, *spots[k], size, cfg)
-        best = int(np.argmax(p))
     if best == NO_DIE or p[best] < cfg.net_rescue or room(x, y) < cfg.clear_room * size:
         return None
     shape = _face_shape(patch, cfg)
-    if shape is None:
-        return None
-    long, runs_on = shape
-    if long and not (runs_on and p[best] >= cfg.net_rescue_open):
-        # no square face there: a die leaning in the open shows a long one (unless the
-        # face's colour runs on into the board's, a point of its colour, and the network is
-        # surer: then the region's shape is the board's)
-        return None
-    die = DieRead(best + 1, x, y, True, float(p[best]))
-    if in_clear is not None:
-        in_clear.append(die)
-    return die
+    if shape is None or (shape[0] and p[best] < cfg.net_rescue_open):
+        return None  # no square face, and the network not sure enough of it: may lean
+    return DieRead(best + 1, x, y, True, float(p[best]))
+
+
+def _net_seek(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
+              room: Callable[[float, float], float]) -> tuple[float, float]:
+    """Where near (x, y) the die-face network is surest of a face: on a square grid
+    ``rescue_shift`` edges apart ``rescue_reach`` steps round (x, y), then on one
+    ``rescue_fine`` edges apart round the best of those (a step of 0: that grid left out);
+    places closer than ``clear_room`` edges to anything the mask leaves out are not read."""
+    for step, reach in ((cfg.rescue_shift, cfg.rescue_reach), (cfg.rescue_fine, 1)):
+        if step <= 0.0:
+            continue
+        spots = [(x + i * step * size, y + j * step * size)
+                 for i in range(-reach, reach + 1) for j in range(-reach, reach + 1)]
+        spots = [(sx, sy) for sx, sy in spots
+                 if room(sx, sy) >= cfg.clear_room * size] or [(x, y)]
+        _, ps = _net_reads(crop, spots, size, cfg)
+        x, y = spots[int(np.argmax(ps[:, :NO_DIE].max(axis=1)))]
+    return x, y
 
 
 def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig

@@ -301,7 +301,7 @@ def test_the_rescue_looks_round_a_candidate_that_sits_off_the_face() -> None:
     got = _net_rescue(crop, cx + 20, cy, 30, mask, DEFAULT_CONFIG, room, None)
     assert got is not None and got.value == 5 and got.flat
     assert abs(got.x - cx) < 0.2 * 30 and abs(got.y - cy) < 0.2 * 30
-    off = dataclasses.replace(DEFAULT_CONFIG, rescue_shift=0.0)
+    off = dataclasses.replace(DEFAULT_CONFIG, rescue_shift=0.0, rescue_fine=0.0)
     assert _net_rescue(crop, cx + 20, cy, 30, mask, off, room, None) is None
 
 
@@ -320,7 +320,7 @@ def test_the_rescue_reads_a_washed_out_face_centred_on_it() -> None:
     die = draw_die(5, size=30, angle=20.0)
     cx, cy = 120 + die.shape[1] / 2, 70 + die.shape[0] / 2
     crop, room = view_crop(board), _room(mask)
-    here = dataclasses.replace(DEFAULT_CONFIG, rescue_shift=0.0)
+    here = dataclasses.replace(DEFAULT_CONFIG, rescue_shift=0.0, rescue_fine=0.0)
     got = _net_rescue(crop, cx + 9, cy, 30, mask, here, room, None)
     assert got is not None and got.value == 5 and got.flat
     assert math.hypot(got.x - cx, got.y - cy) < 0.05 * 30
@@ -364,7 +364,51 @@ def test_the_rescue_looks_for_the_face_two_steps_round_the_candidate(off: float)
     cx, cy = 120 + 45 / 2, 70 + 45 / 2  # the drawn die's centre
     crop, room = dice_find.view_crop(board), dice_find._room(mask)
     at = (cx + off * 30, cy + 0.2 * off * 30)
-    near = dataclasses.replace(DEFAULT_CONFIG, rescue_reach=1)
+    near = dataclasses.replace(DEFAULT_CONFIG, rescue_reach=1, rescue_fine=0.0)
     assert dice_find._net_rescue(crop, *at, 30.0, mask, near, room, None) is None
     die = dice_find._net_rescue(crop, *at, 30.0, mask, DEFAULT_CONFIG, room, None)
+    assert die is not None and die.value == 5 and math.hypot(die.x - cx, die.y - cy) <= 2
+
+
+def test_a_flat_die_showing_its_side_is_rescued_when_the_network_is_sure() -> None:
+    """A crop round a flat white six seen from the side (render set ``fourth``, rnu2_01, 72 px
+    for four die edges): its dark side lies beside its face, so the outline at the centre is
+    long, as a leaning die's foreshortened face is. The network is sure of the six (over
+    ``net_rescue_open``): rescued; asked to be surer than it can be, turned down."""
+    import dataclasses
+
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _face_blob, _net_rescue, _room, view_crop
+
+    patch = cv2.imread(str(Path(__file__).parents[1] / "data/vision/rescue_flat_six_side.png"))
+    assert patch is not None
+    size, (cx, cy) = patch.shape[1] / 4, (patch.shape[1] / 2, patch.shape[0] / 2)
+    crop, mask = view_crop(patch), np.full(patch.shape[:2], 255, np.uint8)
+    blob = _face_blob(crop(cx, cy, DEFAULT_CONFIG.net_crop * size)[0])
+    assert blob is not None and blob[0] > DEFAULT_CONFIG.rescue_aspect_max * blob[1], blob
+    die = _net_rescue(crop, cx, cy, size, mask, DEFAULT_CONFIG, _room(mask), None)
+    assert die is not None and (die.value, die.flat) == (6, True)
+    assert math.hypot(die.x - cx, die.y - cy) < 0.4 * size  # on its face, beside the side
+    strict = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01)
+    assert _net_rescue(crop, cx, cy, size, mask, strict, _room(mask), None) is None
+
+
+def test_the_rescue_looks_finer_round_the_best_of_its_grid() -> None:
+    """A candidate 0.8 of an edge off a washed-out five: one step of ``rescue_shift`` round it
+    leaves the crop too far off the face for the network; a finer 3 x 3 grid round the best
+    place (``rescue_fine``) brings it near enough to read the five."""
+    import dataclasses
+
+    from pibg.vision import dice_find
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+
+    board = _washed_five()
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    cx, cy = 120 + 45 / 2, 70 + 45 / 2  # the drawn die's centre
+    crop, room = dice_find.view_crop(board), dice_find._room(mask)
+    at = (cx + 0.8 * 30, cy + 0.16 * 30)
+    coarse = dataclasses.replace(DEFAULT_CONFIG, rescue_reach=1, rescue_fine=0.0)
+    assert dice_find._net_rescue(crop, *at, 30.0, mask, coarse, room, None) is None
+    fine = dataclasses.replace(coarse, rescue_fine=DEFAULT_CONFIG.rescue_fine)
+    die = dice_find._net_rescue(crop, *at, 30.0, mask, fine, room, None)
     assert die is not None and die.value == 5 and math.hypot(die.x - cx, die.y - cy) <= 2
