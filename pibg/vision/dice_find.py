@@ -464,6 +464,44 @@ def _peaks(spots: FloatArray, size: float, mask: Mask | None, cfg: DiceConfig
     return [(x, y) for x, y, _ in out]
 
 
+def _faint_peaks(image: Image, size: float, mask: Mask | None, cfg: DiceConfig
+                 ) -> list[tuple[float, float]]:
+    """The ``faint_candidates`` strongest places of pips whatever their contrast: the spot
+    map's response (:func:`_spot_map`, before its least response) over the spread of the
+    brightness round each pixel (half a die edge, plus ``faint_floor`` grey levels), summed
+    over die-sized windows as :func:`_peaks` sums them; local maxima at least ``merge_dist``
+    die edges apart, strongest first."""
+    if cfg.faint_candidates <= 0 or mask is None:
+        return []
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
+    g = cv2.GaussianBlur(grey, (0, 0), sigma)
+    lxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    lyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    lxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    doh = np.maximum(lxx * lyy - lxy * lxy, 0.0) * (sigma**4 / 16.0)
+    mean = cv2.GaussianBlur(grey, (0, 0), 0.5 * size)
+    var = cv2.GaussianBlur(grey * grey, (0, 0), 0.5 * size) - mean * mean
+    spots = np.sqrt(doh) / (np.sqrt(np.maximum(var, 0.0)) + cfg.faint_floor)
+    spots[mask == 0] = 0.0
+    kb = max(2, round(cfg.window * size * 1.25))
+    k = max(3, round(cfg.window * size))
+    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb))
+    peaks = (score >= cv2.dilate(score, np.ones((k, k), np.uint8))) & (mask > 0) & (score > 0)
+    edge = round(cfg.edge_margin * size)
+    inside = np.zeros_like(peaks)
+    inside[edge:peaks.shape[0] - edge, edge:peaks.shape[1] - edge] = True
+    ys, xs = np.nonzero(peaks & inside)
+    out: list[tuple[float, float]] = []
+    for i in np.argsort(-score[ys, xs], kind="stable"):
+        x, y = float(xs[i]), float(ys[i])
+        if all(math.hypot(x - a, y - b) >= cfg.merge_dist * size for a, b in out):
+            out.append((x, y))
+            if len(out) >= cfg.faint_candidates:
+                break
+    return out
+
+
 def _centroid(spots: FloatArray, x: float, y: float, radius: float) -> tuple[float, float]:
     """(x, y) moved to the centroid of the spots around it (a few mean-shift steps): every
     layout's pips are centred on the face."""
@@ -922,7 +960,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
     in_clear: list[DieRead] = []  # flat only while no other die lies beside it
     unread: list[tuple[float, float]] = []
     spots = _spot_map(image, size, surface_mask, cfg)
-    for cx, cy in peaks(spots):
+    first = peaks(spots)
+    for cx, cy in first:
         _consider(cx, cy, found, in_clear, size, surface_mask, cfg, crop, room, nadir, unread)
     if len(found) == 1:
         # a die touching the other sums its spots into one window with it: the other's
@@ -949,6 +988,19 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
                       cfg.merge_dist * size)
+        # a die whose pips are too faint for the spot map (dark pips on a dark die on a dark
+        # board): the faint spots' strongest places, read by the network alone, surer
+        for cx, cy in _faint_peaks(image, size, surface_mask, cfg):
+            if sum(d.flat for d in found) >= 2:
+                break
+            if near is not None and math.hypot(cx - near[0], cy - near[1]) >= near[2]:
+                continue
+            if (all(math.hypot(cx - px, cy - py) >= cfg.merge_dist * size for px, py in first)
+                    and all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size
+                            for d in found)):
+                faint = dataclasses.replace(cfg, net_rescue=cfg.faint_sure)
+                _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, faint, room,
+                                         in_clear), cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
     leaning: dict[int, str] = {}
     for i, d in enumerate(found):

@@ -412,3 +412,50 @@ def test_the_rescue_looks_finer_round_the_best_of_its_grid() -> None:
     fine = dataclasses.replace(coarse, rescue_fine=DEFAULT_CONFIG.rescue_fine)
     die = dice_find._net_rescue(crop, *at, 30.0, mask, fine, room, None)
     assert die is not None and die.value == 5 and math.hypot(die.x - cx, die.y - cy) <= 2
+
+
+def _dark_board(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.clip(np.full((200, 300, 3), (30, 38, 52), np.float64)
+                   + rng.normal(0, 3, (200, 300, 3)), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("face, pip", [((110, 80, 120), (60, 45, 65)), ((90, 90, 90), (50, 50, 50))])
+def test_a_dark_die_with_dim_pips_on_a_dark_board_is_found(
+        value: int, face: tuple[int, int, int], pip: tuple[int, int, int]) -> None:
+    """A purple or grey die with pips a little darker than its face on a dark board (render
+    sets fresh, rnf3; eleventh, rnb0): the pips' contrast is under the spot map's least
+    response and no candidate is found (``faint_candidates`` 0); the strongest places of
+    pips whatever their contrast, read by the network, find it."""
+    import dataclasses
+
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+
+    board = _dark_board(value)
+    die = draw_die(value, size=30, angle=15.0, face=face, pip=pip, background=(30, 38, 52))
+    body = ~np.all(die == np.array((30, 38, 52), np.uint8), axis=2)
+    region = board[70:70 + die.shape[0], 120:120 + die.shape[1]]
+    region[body] = die[body]
+    board = cv2.GaussianBlur(board, (0, 0), 1.2)
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    off = dataclasses.replace(DEFAULT_CONFIG, faint_candidates=0)
+    assert find_dice(board, die_px=30, surface_mask=mask, config=off) == []
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask)] == [
+        (value, True)]
+
+
+def test_a_dark_board_with_grain_and_blotches_shows_no_die() -> None:
+    """The faint places are read by the network alone: on dark boards with a grain, noise and
+    round blotches of any colour (a point's tip, a stain) it finds no die."""
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        board = _dark_board(seed).astype(np.float64)
+        board[:, ::7] += 12
+        for _ in range(3):
+            x, y = (int(v) for v in rng.integers(20, 180, 2))
+            colour = tuple(float(v) for v in rng.integers(20, 120, 3))
+            cv2.circle(board, (x + 100, y), int(rng.integers(4, 12)), colour, -1)
+        board = cv2.GaussianBlur(np.clip(board, 0, 255).astype(np.uint8), (0, 0), 1.2)
+        mask = np.full(board.shape[:2], 255, np.uint8)
+        assert find_dice(board, die_px=30, surface_mask=mask) == [], seed
