@@ -415,30 +415,46 @@ def _candidates(
 
 def _spot_map(image: Image, size: float, mask: Mask | None, cfg: DiceConfig) -> FloatArray:
     """How pip-like each pixel's surroundings are (see :func:`_candidates`)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
-    g = cv2.GaussianBlur(grey, (0, 0), sigma)
-    lxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
-    lyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
-    lxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
-    doh = (lxx * lyy - lxy * lxy) * (sigma**4 / 16.0)
+    _, doh = _pip_response(image, size, cfg)
     spots = np.sqrt(np.maximum(doh - cfg.spot_min_response, 0.0))
     if mask is not None:
         spots[mask == 0] = 0.0
     return np.asarray(spots, np.float32)
 
 
-def _peaks(spots: FloatArray, size: float, mask: Mask | None, cfg: DiceConfig
-           ) -> list[tuple[float, float]]:
-    """The candidates: the spot map summed over die-sized windows, its local maxima."""
-    h, w = spots.shape
+def _pip_response(image: Image, size: float, cfg: DiceConfig
+                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The grey view and the determinant of its Hessian at pip scale (``pip_sigma`` of the
+    die edge ``size``), scale-normalised: grey levels squared, high on round spots."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
+    g = cv2.GaussianBlur(grey, (0, 0), sigma)
+    lxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    lyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    lxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    return np.asarray(grey, np.float32), np.asarray((lxx * lyy - lxy * lxy) * (sigma**4 / 16.0),
+                                                    np.float32)
+
+
+def _window_maxima(spots: npt.NDArray[np.float32], size: float, cfg: DiceConfig
+                   ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    """``spots`` summed over die-sized windows, and where that sum is a local maximum."""
     k = max(3, round(cfg.window * size))
     # two box filters make a tent-shaped window: it peaks near the spots' centroid (one box
     # has a plateau) and costs the same at any size
     kb = max(2, round(cfg.window * size * 1.25))
+    score = np.asarray(cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb)), np.float32)
+    return score, np.asarray(score >= cv2.dilate(score, np.ones((k, k), np.uint8)), np.bool_)
+
+
+def _peaks(spots: FloatArray, size: float, mask: Mask | None, cfg: DiceConfig
+           ) -> list[tuple[float, float]]:
+    """The candidates: the spot map summed over die-sized windows, its local maxima."""
+    h, w = spots.shape
     edge = round(cfg.edge_margin * size)
-    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb)) * cfg.score_scale
-    peaks = (score >= cv2.dilate(score, np.ones((k, k), np.uint8))) & (score >= cfg.min_score)
+    score, peaks = _window_maxima(np.asarray(spots, np.float32), size, cfg)
+    score = score * cfg.score_scale
+    peaks &= score >= cfg.min_score
     if mask is not None:
         peaks &= mask > 0
     peaks[:edge] = False
@@ -473,21 +489,13 @@ def _faint_peaks(image: Image, size: float, mask: Mask | None, cfg: DiceConfig
     die edges apart, strongest first."""
     if cfg.faint_candidates <= 0 or mask is None:
         return []
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    sigma = max(cfg.pip_sigma_min, cfg.pip_sigma * size)
-    g = cv2.GaussianBlur(grey, (0, 0), sigma)
-    lxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
-    lyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
-    lxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
-    doh = np.maximum(lxx * lyy - lxy * lxy, 0.0) * (sigma**4 / 16.0)
+    grey, doh = _pip_response(image, size, cfg)
     mean = cv2.GaussianBlur(grey, (0, 0), 0.5 * size)
     var = cv2.GaussianBlur(grey * grey, (0, 0), 0.5 * size) - mean * mean
-    spots = np.sqrt(doh) / (np.sqrt(np.maximum(var, 0.0)) + cfg.faint_floor)
+    spots = np.sqrt(np.maximum(doh, 0.0)) / (np.sqrt(np.maximum(var, 0.0)) + cfg.faint_floor)
     spots[mask == 0] = 0.0
-    kb = max(2, round(cfg.window * size * 1.25))
-    k = max(3, round(cfg.window * size))
-    score = cv2.boxFilter(cv2.boxFilter(spots, -1, (kb, kb)), -1, (kb, kb))
-    peaks = (score >= cv2.dilate(score, np.ones((k, k), np.uint8))) & (mask > 0) & (score > 0)
+    score, peaks = _window_maxima(np.asarray(spots, np.float32), size, cfg)
+    peaks &= (mask > 0) & (score > 0)
     edge = round(cfg.edge_margin * size)
     inside = np.zeros_like(peaks)
     inside[edge:peaks.shape[0] - edge, edge:peaks.shape[1] - edge] = True
@@ -990,6 +998,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                       cfg.merge_dist * size)
         # a die whose pips are too faint for the spot map (dark pips on a dark die on a dark
         # board): the faint spots' strongest places, read by the network alone, surer
+        faint = dataclasses.replace(cfg, net_rescue=cfg.faint_sure)
         for cx, cy in _faint_peaks(image, size, surface_mask, cfg):
             if sum(d.flat for d in found) >= 2:
                 break
@@ -998,7 +1007,6 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             if (all(math.hypot(cx - px, cy - py) >= cfg.merge_dist * size for px, py in first)
                     and all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size
                             for d in found)):
-                faint = dataclasses.replace(cfg, net_rescue=cfg.faint_sure)
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, faint, room,
                                          in_clear), cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
