@@ -354,9 +354,11 @@ class DiceConfig:
     faint_sure: float = 0.8
     #: ... A face whose outline (the region standing apart from the board at the crop's
     #: centre) is longer than this many times its width is taken only when the network gives
-    #: its value at least ``net_rescue_open`` (a die leaning in the open shows a face
-    #: foreshortened: pibg.sim's stand-in, to 0.6; a flat die off the camera's axis shows a
-    #: side with its face, and its face may run on into a point of its colour). A region
+    #: its value at least ``net_rescue_open`` and the face is a one, two or three or runs on
+    #: across ``rescue_open`` of the crop (a die leaning in the open shows a face
+    #: foreshortened: pibg.sim's stand-in, to 0.6, where a four reads as a six; a flat die
+    #: off the camera's axis shows a side with its face, and its face may run on into a point
+    #: of its colour). A region
     #: running on across ``rescue_open`` of the crop both ways is measured again against the
     #: board round the crop (dark pips).
     rescue_aspect_max: float = 1.25

@@ -842,9 +842,10 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
     off the face, and the network reads a face surely only near its centre), the crop
     centred on the face there (:func:`_rescue_read`).
     A face whose outline is long (``rescue_aspect_max``) is taken only when the network is
-    surer still (``net_rescue_open``): a flat die seen from the side shows one of its sides
-    with its face, and its face may run on into a point of its colour, but a die leaning in
-    the open shows a foreshortened face, which the network reads less surely."""
+    surer still (``net_rescue_open``) and the face is a one, two or three (under
+    ``pips_enough``: a flat one seen from the side shows a side beside its face) or its colour
+    runs on out of the crop (into a point of its colour): a die leaning in the open shows a
+    foreshortened face, and a foreshortened four can read as a six."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
     die = _rescue_at(crop, x, y, size, cfg, room)
@@ -863,8 +864,14 @@ def _rescue_at(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
     if best == NO_DIE or p[best] < cfg.net_rescue or room(x, y) < cfg.clear_room * size:
         return None
     shape = _face_shape(patch, cfg)
-    if shape is None or (shape[0] and p[best] < cfg.net_rescue_open):
-        return None  # no square face, and the network not sure enough of it: may lean
+    if shape is None:
+        return None
+    long, runs_on = shape
+    if long and not ((runs_on or best + 1 < cfg.pips_enough) and p[best] >= cfg.net_rescue_open):
+        # no square face: it may lean. A flat one, two or three off the camera's axis shows
+        # its side beside its face; four pips or more, foreshortened, read as another value
+        # (a leaning four as a six) unless the face runs on into a point of its colour
+        return None
     return DieRead(best + 1, x, y, True, float(p[best]))
 
 

@@ -14,6 +14,7 @@ import pytest
 from pibg.observation import BoardObservation
 from pibg.sim import _STYLES, SimScene, Style, render, sim_corners
 from pibg.vision import board as B
+from pibg.vision import dice_find
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
@@ -182,10 +183,12 @@ def test_a_hand_over_a_dim_board_is_unreadable(style: str, seed: int) -> None:
 @pytest.mark.parametrize(("style", "seed", "dice"), [("tournament", 0, (1, 3)),
                                                    ("tournament", 1, (2, 2)),
                                                    ("oak", 2, (3, 1)), ("oak", 7, (2, 2))])
-def test_dice_on_a_dim_board_are_read(style: str, seed: int, dice: tuple[int, int]) -> None:
+def test_dice_on_a_dim_board_are_read(style: str, seed: int, dice: tuple[int, int],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # Light scaled to 0.45, calibration and all: a one's pip or a two's loses the contrast
     # the spot detector asks for, unless the dice stage reads the frame brighter by as much
-    # as the board's light (White's checkers, the light points) asks.
+    # as the board's light (White's checkers, the light points) asks (the places of faint
+    # pips, read by the network alone, left out for the second half: they find some too).
     def dim(frame: np.ndarray) -> np.ndarray:
         return np.clip(frame * np.float32(0.45), 0, 255).astype(np.uint8)
 
@@ -196,6 +199,7 @@ def test_dice_on_a_dim_board_are_read(style: str, seed: int, dice: tuple[int, in
         (d, True) for d in dice)
     off = Vision.from_start_frame(start, sim_corners(),
                                   config=dataclasses.replace(VisionConfig(), dice_exposure_ref=0.0))
+    monkeypatch.setattr(dice_find, "_faint_peaks", lambda *args: [])
     assert len(off.observe(frame).dice) < 2
 
 

@@ -421,7 +421,8 @@ def _dark_board(seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("face, pip", [((110, 80, 120), (60, 45, 65)), ((90, 90, 90), (50, 50, 50))])
+@pytest.mark.parametrize("face, pip", [((110, 80, 120), (60, 45, 65)),
+                                       ((90, 90, 90), (50, 50, 50))])
 def test_a_dark_die_with_dim_pips_on_a_dark_board_is_found(
         value: int, face: tuple[int, int, int], pip: tuple[int, int, int]) -> None:
     """A purple or grey die with pips a little darker than its face on a dark board (render
