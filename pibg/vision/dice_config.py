@@ -344,12 +344,15 @@ class DiceConfig:
     #: ... then on a 3 x 3 grid this many edges apart round the best of those (0: not).
     rescue_fine: float = 0.12
     #: ... and, while two flat dice are not found, the network reads this many more places
-    #: (0: none): the strongest of pips whatever their contrast, the spot map's response
+    #: (0: none, as shipped: on a frame with no dice the rescue's search at three places
+    #: took the dice stage from 5 to 124 ms, benchmarks/vision_speed.py's synthetic frame;
+    #: docs/benchmarks.md has what they found): the strongest of pips whatever their
+    #: contrast, the spot map's response
     #: over the brightness's spread round it plus ``faint_floor`` grey levels (a dark die's
     #: dim pips on a dark board, which the spot map's least response leaves out); a die is
     #: read there when the network gives one value at least ``faint_sure`` (nothing else
     #: vouches for it: a round stain reads as a one at 0.6).
-    faint_candidates: int = 3
+    faint_candidates: int = 0
     faint_floor: float = 8.0
     faint_sure: float = 0.8
     #: ... A face whose outline (the region standing apart from the board at the crop's
