@@ -347,11 +347,11 @@ class DiceConfig:
     #: (0: none, as shipped: on a frame with no dice the rescue's search at three places
     #: took the dice stage from 5 to 124 ms, benchmarks/vision_speed.py's synthetic frame;
     #: docs/benchmarks.md has what they found): the strongest of pips whatever their
-    #: contrast, the spot map's response
-    #: over the brightness's spread round it plus ``faint_floor`` grey levels (a dark die's
-    #: dim pips on a dark board, which the spot map's least response leaves out); a die is
-    #: read there when the network gives one value at least ``faint_sure`` (nothing else
-    #: vouches for it: a round stain reads as a one at 0.6).
+    #: contrast, the spot map's response over the brightness's spread round it plus
+    #: ``faint_floor`` grey levels (a dark die's dim pips on a dark board, which the spot
+    #: map's least response leaves out); a die is read there when the network gives one value
+    #: at least ``faint_sure`` (nothing else vouches for it: a round stain reads as a one at
+    #: 0.6).
     faint_candidates: int = 0
     faint_floor: float = 8.0
     faint_sure: float = 0.8
@@ -361,9 +361,8 @@ class DiceConfig:
     #: across ``rescue_open`` of the crop (a die leaning in the open shows a face
     #: foreshortened: pibg.sim's stand-in, to 0.6, where a four reads as a six; a flat die
     #: off the camera's axis shows a side with its face, and its face may run on into a point
-    #: of its colour). A region
-    #: running on across ``rescue_open`` of the crop both ways is measured again against the
-    #: board round the crop (dark pips).
+    #: of its colour). A region running on across ``rescue_open`` of the crop both ways is
+    #: measured again against the board round the crop (dark pips).
     rescue_aspect_max: float = 1.25
     rescue_open: float = 0.95
     net_rescue_open: float = 0.9

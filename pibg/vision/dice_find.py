@@ -1005,8 +1005,9 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                       cfg.merge_dist * size)
         # a die whose pips are too faint for the spot map (dark pips on a dark die on a dark
         # board): the faint spots' strongest places, read by the network alone, surer
-        faint = dataclasses.replace(cfg, net_rescue=cfg.faint_sure)
-        for cx, cy in _faint_peaks(image, size, surface_mask, cfg):
+        places = _faint_peaks(image, size, surface_mask, cfg)  # none while switched off
+        faint = dataclasses.replace(cfg, net_rescue=cfg.faint_sure) if places else cfg
+        for cx, cy in places:
             if sum(d.flat for d in found) >= 2:
                 break
             if near is not None and math.hypot(cx - near[0], cy - near[1]) >= near[2]:
