@@ -12,6 +12,7 @@
     python benchmarks/random_boards/make_spec.py --ninth > benchmarks/random_boards/ninth.json
     python benchmarks/random_boards/make_spec.py --tenth > benchmarks/random_boards/tenth.json
     python benchmarks/random_boards/make_spec.py --eleventh > benchmarks/random_boards/eleventh.json
+    python benchmarks/random_boards/make_spec.py --twelfth > benchmarks/random_boards/twelfth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -32,8 +33,10 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--seventh`` (``rnx0`` to ``rnx4``, seeds 7361 to 7365, ``seventh.json``) after the sixth,
 ``--eighth`` (``rny0`` to ``rny4``, seeds 7371 to 7375, ``eighth.json``) after the seventh,
 ``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth,
-``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth, and
-``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth.
+``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth,
+``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth,
+and ``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
+eleventh.
 """
 
 from __future__ import annotations
@@ -121,6 +124,13 @@ ELEVENTH = [
     (7414, "dim_evening", "v3wide", 57, 5),
     (7415, "desk_lamp", "v3", 63, 7),
 ]
+TWELFTH = [
+    (7421, "dim_evening", "v3", 69, 6),
+    (7422, "desk_lamp", "v3wide", 60, 4),
+    (7423, "warm_ceiling", "v3", 76, 5),
+    (7424, "daylight_window", "v3wide", 62, 3),
+    (7425, "dim_evening", "v3", 57, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -129,7 +139,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
-        "--eleventh": (ELEVENTH, "48", "rnb")}
+        "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc")}
 
 
 def main() -> int:
