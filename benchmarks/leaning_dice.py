@@ -5,8 +5,9 @@ report that die not flat. For each board style and each thing the die leans on
 (``SimScene.leans_on``: "die", 20 to 35 degrees on the other die; "checker", 20 to 35
 degrees on the nearest checker's edge, its side face and oval pips in view; "nothing", the
 sim's old stand-in of a face foreshortened to 0.6 where it lies, which no real die shows: a
-one, two or three an edge or more from everything is taken to lie flat, so that column's
-ones, twos and threes in the open are read as rolls by design), ``--throws`` throws are drawn
+one, two or three an edge or more from everything, and any die an edge and a half or more
+(``DiceConfig.open_room``), is taken to lie flat, so that column's dice in the open are read
+as rolls by design, a squashed four as a six), ``--throws`` throws are drawn
 (seed 0, 1, ...; dice (seed % 6 + 1, 5 * seed % 6 + 1)) on the starting position after
 three flat throws, and counted: read as a roll (both dice flat: the failure), the leaning
 die found not flat, or fewer than two dice found. The other side of the trade is counted

@@ -287,6 +287,14 @@ class DiceConfig:
     #: near, has no other die's centre within this many edges (one leaning on the other
     #: touches it; flat dice touching show square faces and grids).
     clear_room_die: float = 1.5
+    #: A die this many edges or more inside the mask (every checker counted, the frame, the
+    #: bar at least that far) has nothing to lean on: it lies flat, whatever its outline or
+    #: its pips' grid show (a flat die far from the point below the camera shows a side
+    #: joined to its top face; a pip lost in glare skews its grid). A die leaning on a
+    #: checker's edge lies within one edge of the mask's border (0.94 at most over the 55
+    #: cocked dice of the render sets, ``benchmarks/dice_net_at_truth.py``'s sets); one
+    #: leaning on the other die is told by ``clear_room_die``. 0: not applied.
+    open_room: float = 1.5
     #: A die within this many edges of the mask's border, read flat, with a pip beside its
     #: face towards that border (its distance falling at least ``lean_side_cos`` times as
     #: fast as the pip lies from the centre) leans on what is there (see ``_side_towards``).

@@ -631,7 +631,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
         return None
     if room(px, py) >= cfg.clear_room * size:
         face = _face_shape(crop(px, py, cfg.net_crop * size)[0], cfg) if m.value % 2 == 0 else None
-        if face is not None and face[0] and not face[1]:
+        if face is not None and face[0] and not face[1] and not _in_open(room, px, py, size,
+                                                                          cfg):
             # a leaning die's face, foreshortened (its pips can match another value's): the
             # face is measured where no pip lies, at the centre of an even value's face
             return None
@@ -844,8 +845,9 @@ def _net_rescue(crop: CropFn, x: float, y: float, size: float, mask: Mask | None
     A face whose outline is long (``rescue_aspect_max``) is taken only when the network is
     surer still (``net_rescue_open``) and the face is a one, two or three (under
     ``pips_enough``: a flat one seen from the side shows a side beside its face) or its colour
-    runs on out of the crop (into a point of its colour): a die leaning in the open shows a
-    foreshortened face, and a foreshortened four can read as a six."""
+    runs on out of the crop (into a point of its colour): a die leaning shows a foreshortened
+    face, and a foreshortened four can read as a six. A die ``open_room`` from everything has
+    nothing to lean on: its outline is not asked."""
     if cfg.net_rescue >= 1.0 or mask is None or room(x, y) < cfg.clear_room * size:
         return None
     die = _rescue_at(crop, x, y, size, cfg, room)
@@ -867,7 +869,8 @@ def _rescue_at(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
     if shape is None:
         return None
     long, runs_on = shape
-    if long and not ((runs_on or best + 1 < cfg.pips_enough) and p[best] >= cfg.net_rescue_open):
+    if long and not _in_open(room, x, y, size, cfg) and not (
+            (runs_on or best + 1 < cfg.pips_enough) and p[best] >= cfg.net_rescue_open):
         # no square face: it may lean. A flat one, two or three off the camera's axis shows
         # its side beside its face; four pips or more, foreshortened, read as another value
         # (a leaning four as a six) unless the face runs on into a point of its colour
@@ -919,6 +922,13 @@ def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
     patches, ps = _net_reads(crop, [(x + i * j, y + m * j) for m in (-1, 0, 1)
                                     for i in (-1, 0, 1)], size, cfg)
     return x, y, patches[4], np.asarray(ps.mean(axis=0), np.float64)
+
+
+def _in_open(room: Callable[[float, float], float], x: float, y: float, size: float,
+             cfg: DiceConfig) -> bool:
+    """Whether a die at (x, y) lies ``open_room`` edges or more from everything the mask
+    leaves out: nothing there to lean on."""
+    return cfg.open_room > 0.0 and room(x, y) >= cfg.open_room * size
 
 
 def _room(mask: Mask | None) -> Callable[[float, float], float]:
@@ -1142,6 +1152,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         m = match_face(*_patch_edge(crop, x, y, half, size), cfg)
         flat = m.value == value and m.score >= cfg.clear_score
         clear = flat
+    if not flat and _in_open(room, x, y, size, cfg):
+        flat = clear = True  # nothing to lean on but the other die (see ``in_clear``)
     die = DieRead(_net_value(crop, x, y, size, value, cfg), x, y, flat, conf)
     if clear or (flat and stretched):
         # flat while no other die lies beside it: in the clear, or (no checker near, or it

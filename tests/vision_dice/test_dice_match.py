@@ -246,7 +246,8 @@ def test_in_the_clear_a_face_read_otherwise_whole_stays_cocked(
     monkeypatch.setattr(F, "match_face", lambda *a, **k: FaceMatch(
         2, 0.9, 0.2, 0.9, (30.0, 30.0), 0.0, 30.0))  # the whole face says two
     board = _board_with(draw_die(4, size=30, angle=15.0, background=BOARD_BGR), (140, 100))
-    got = F.find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
+    # in the clear, yet nearer than open_room (an edge and a half) to something to lean on
+    got = F.find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 175))
     assert [(d.value, d.flat) for d in got] == [(4, False)]
 
 
@@ -254,8 +255,11 @@ def test_in_the_clear_a_face_stretched_past_a_flat_dies_is_still_cocked() -> Non
     die = draw_die(5, size=30, angle=0.0, background=BOARD_BGR)
     die = cv2.resize(die, (die.shape[1], round(die.shape[0] / 1.4)), interpolation=cv2.INTER_AREA)
     board = _board_with(die, (140, 100))
-    got = find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
+    got = find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 175))
     assert [(d.value, d.flat) for d in got] == [(5, False)]
+    # an edge and a half or more from everything (open_room) it has nothing to lean on
+    got = find_dice(board, die_px=30, surface_mask=_mask_with_wall(board, 290))
+    assert [(d.value, d.flat) for d in got] == [(5, True)]
 
 
 def test_room_is_the_distance_inside_the_mask() -> None:

@@ -280,7 +280,8 @@ def test_a_die_on_a_point_of_its_own_colour_is_rescued_when_the_network_is_sure(
     mask = np.full(board.shape[:2], 255, np.uint8)
     got = find_dice(board, die_px=30, surface_mask=mask)
     assert [(d.value, d.flat) for d in got] == [(6, True)]
-    off = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01)
+    # (and with the die taken as lying nearer than open_room to something it may lean on)
+    off = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01, open_room=0.0)
     assert find_dice(board, die_px=30, surface_mask=mask, config=off) == []
 
 
@@ -389,7 +390,8 @@ def test_a_flat_die_showing_its_side_is_rescued_when_the_network_is_sure() -> No
     die = _net_rescue(crop, cx, cy, size, mask, DEFAULT_CONFIG, _room(mask), None)
     assert die is not None and (die.value, die.flat) == (6, True)
     assert math.hypot(die.x - cx, die.y - cy) < 0.4 * size  # on its face, beside the side
-    strict = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01)
+    # (the crop's centre lies two edges inside the mask: open_room 0 asks it of the outline)
+    strict = dataclasses.replace(DEFAULT_CONFIG, net_rescue_open=1.01, open_room=0.0)
     assert _net_rescue(crop, cx, cy, size, mask, strict, _room(mask), None) is None
 
 
@@ -465,3 +467,4 @@ def test_a_dark_board_with_grain_and_blotches_shows_no_die() -> None:
         mask = np.full(board.shape[:2], 255, np.uint8)
         on = dataclasses.replace(DEFAULT_CONFIG, faint_candidates=3)
         assert find_dice(board, die_px=30, surface_mask=mask, config=on) == [], seed
+
