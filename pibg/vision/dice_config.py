@@ -341,6 +341,15 @@ class DiceConfig:
     #: find_dice: a die's value read by its pips stands unless the network finds another
     #: more than this many times likelier (0: not asked).
     net_keep_find: float = 3.0
+    #: find_dice: a flat die read as a one, two or three is read again by the network on its
+    #: face (centred on it as a rescue reads it, ``_rescue_read``, and where it is less sure
+    #: there, at the surest place of the 3 x 3 grid ``rescue_shift`` edges round it); where
+    #: it reads more pips than were found, at least this likely, its value stands (1: not
+    #: asked). Pips are lost, not made up: in glare, on a dark face, a corner pip read alone
+    #: as a one; the network read a wrong value this likely at one die of 1,197 on the render
+    #: sets (``benchmarks/dice_net_at_truth.py``), yet centred on one pip of a two it reads a
+    #: one.
+    net_more_pips: float = 0.8
     #: find_dice: a candidate in the clear that nothing else reads is a flat die when the
     #: network gives one value at least this likelihood (1: never).
     net_rescue: float = 0.6

@@ -724,6 +724,29 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
 
+def _more_pips(crop: CropFn, die: DieRead, size: float, cfg: DiceConfig) -> DieRead:
+    """``die``, or ``die`` with the higher value the network reads on its face at least
+    ``net_more_pips`` likely (see :class:`DiceConfig`); asked of a flat die read as a one,
+    two or three (under ``pips_enough``), where a lost pip leaves too few to tell."""
+    if cfg.net_more_pips >= 1.0 or not die.flat or die.value >= cfg.pips_enough:
+        return die
+    _, p = _net_read(crop, die.x, die.y, size, cfg)
+    best = int(np.argmax(p[:NO_DIE]))
+    if best + 1 <= die.value and p[best] >= cfg.net_more_pips:
+        return die  # one look is sure of no more pips
+    _, _, _, p = _rescue_read(crop, die.x, die.y, size, cfg)
+    if p[:NO_DIE].max() < cfg.net_more_pips:
+        step = cfg.rescue_shift * size
+        spots = [(die.x + i * step, die.y + j * step) for j in (-1, 0, 1) for i in (-1, 0, 1)]
+        _, ps = _net_reads(crop, spots, size, cfg)
+        _, _, _, p = _rescue_read(crop, *spots[int(np.argmax(ps[:, :NO_DIE].max(axis=1)))],
+                                  size, cfg)
+    best = int(np.argmax(p[:NO_DIE]))
+    if best + 1 <= die.value or p[best] < cfg.net_more_pips:
+        return die
+    return dataclasses.replace(die, value=best + 1)
+
+
 def _face_shape(patch: Image, cfg: DiceConfig) -> tuple[bool, bool] | None:
     """Of the face at ``patch``'s centre (see :func:`_face_blob`): whether it is long (past
     ``rescue_aspect_max``), not square, and whether it runs on across ``rescue_open`` of the
@@ -1027,6 +1050,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                             for d in found)):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, faint, room,
                                          in_clear), cfg.merge_dist * size)
+    found = [_more_pips(crop, d, size, cfg) for d in found]
     # the room measured leaves the other dice out: one may lean on the other
     leaning: dict[int, str] = {}
     for i, d in enumerate(found):

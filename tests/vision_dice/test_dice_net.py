@@ -468,3 +468,31 @@ def test_a_dark_board_with_grain_and_blotches_shows_no_die() -> None:
         on = dataclasses.replace(DEFAULT_CONFIG, faint_candidates=3)
         assert find_dice(board, die_px=30, surface_mask=mask, config=on) == [], seed
 
+
+@pytest.mark.parametrize("value", [2, 3, 5, 6])
+def test_a_die_read_at_one_pip_takes_the_value_the_network_reads_on_its_face(value: int) -> None:
+    """A die the pip readers read as a one at one of its pips (a corner pip alone, the others
+    lost): the network, looking round that place, reads its face, and the higher value
+    stands; a die read as it reads is left as it is, a value the network reads lower is not
+    lowered (centred on one pip of a two, it reads a one), and with the check switched off
+    the one stands."""
+    import dataclasses
+
+    from pibg.observation import DieRead
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_find import _more_pips, view_crop
+
+    board = np.full((160, 240, 3), (40, 90, 30), np.uint8)
+    die = draw_die(value, size=30, angle=0.0, background=(40, 90, 30))
+    y0, x0 = 60, 100
+    board[y0:y0 + die.shape[0], x0:x0 + die.shape[1]] = die
+    cx, cy = x0 + die.shape[1] / 2, y0 + die.shape[0] / 2
+    crop = view_crop(board)
+    at_pip = DieRead(1, cx - 0.3 * 30, cy - 0.3 * 30, True, 0.5)
+    got = _more_pips(crop, at_pip, 30, DEFAULT_CONFIG)
+    assert (got.value, got.x, got.y, got.flat) == (value, at_pip.x, at_pip.y, True)
+    for read in (value, 6):  # read as it reads; read higher (not asked)
+        die_read = DieRead(read, cx, cy, True, 0.9)
+        assert _more_pips(crop, die_read, 30, DEFAULT_CONFIG) == die_read
+    off = dataclasses.replace(DEFAULT_CONFIG, net_more_pips=1.0)
+    assert _more_pips(crop, at_pip, 30, off) == at_pip
