@@ -32,12 +32,13 @@ import json
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -48,6 +49,7 @@ from pibg.vision import dice_find
 from pibg.vision.dice_config import DEFAULT_CONFIG
 from pibg.vision.dice_net import NO_DIE
 from pibg.vision.geometry import VisionConfig
+from pibg.vision.pipeline import Vision
 
 KINDS = ("frame refused", "no candidate", "rescue gave up", "left unread", "read wrong")
 
@@ -98,15 +100,51 @@ def kind_of(watch: Watch, x: float, y: float, read: bool) -> str:
     return "rescue gave up" if asked else "left unread"
 
 
-def net_at(crop: Callable[..., Any], sizes: list[float], x: float, y: float) -> str:
-    """The network's likeliest value and its likelihood at (x, y) (view), at the likeliest
-    of the die ``sizes``, read through ``crop``."""
+def net_best(crop: Callable[..., Any], sizes: list[float], x: float, y: float
+             ) -> tuple[float, int]:
+    """The network's likelihood of its likeliest value at (x, y) (view) and that value, at
+    the likeliest of the die ``sizes``, read through ``crop``."""
     best = (0.0, 0)
     for size in sizes:
         _, p = dice_find._net_read(crop, x, y, size, DEFAULT_CONFIG)
         v = int(np.argmax(p[:NO_DIE]))
         best = max(best, (float(p[v]), v + 1))
-    return f"{best[1]} at {best[0]:.2f}"
+    return best
+
+
+def net_at(crop: Callable[..., Any], sizes: list[float], x: float, y: float) -> str:
+    """:func:`net_best` as read: "VALUE at LIKELIHOOD"."""
+    p, value = net_best(crop, sizes, x, y)
+    return f"{value} at {p:.2f}"
+
+
+def dice_frames(shared: Path, random_dirs: list[Path], cocked: bool = False
+                ) -> Iterator[tuple[str, Vision, Path, dict[str, Any], list[dict[str, Any]]]]:
+    """Every rendered frame with labelled dice in view (not hidden; flat ones only unless
+    ``cocked``) and no hand, as ``(set, vision, path, labels, dice)``: ``vision`` calibrated
+    from its set-up's start frame as a user's would be (``leave_one_out.calibrate_as_user``;
+    set-ups it cannot calibrate are left out), ``labels`` the frame's ``gt``."""
+    for _name, start, frames, group in setups(shared, random_dirs):
+        vision = calibrate_as_user(str(start), VisionConfig()).vision
+        if vision is None:
+            continue
+        for path in frames:
+            lab = json.loads(path.with_suffix(".json").read_text())
+            dice = [d for d in lab["gt"]["dice"]
+                    if (cocked or not d["cocked"]) and not d.get("occluded")]
+            if dice and not lab["spec"].get("hand"):
+                yield group, vision, path, lab["gt"], dice
+
+
+def places(vision: Vision, gt: dict[str, Any], dice: list[dict[str, Any]]
+           ) -> tuple[float, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """How near (camera pixels, half a point's width) a read must lie to a labelled die to be
+    its read, and the dice's top-face centres in the camera frame and in ``vision``'s
+    top-down view, ``(n, 2)`` each."""
+    reach = 0.5 * float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
+    where = np.asarray([d["top_center"] for d in dice], np.float64).reshape(-1, 1, 2)
+    view = cv2.perspectiveTransform(where, vision._h).reshape(-1, 2)
+    return reach, where.reshape(-1, 2), np.asarray(view, np.float64)
 
 
 def main() -> int:
@@ -120,39 +158,28 @@ def main() -> int:
         return 2
     table: dict[str, Counter[str]] = {}
     with Watch() as watch:
-        for _name, start, frames, group in setups(args.shared, args.random_dir):
-            vision = calibrate_as_user(str(start), VisionConfig()).vision
-            if vision is None:
-                continue
+        for group, vision, path, gt, dice in dice_frames(args.shared, args.random_dir):
             tally = table.setdefault(group, Counter())
-            for path in frames:
-                lab = json.loads(path.with_suffix(".json").read_text())
-                gt = lab["gt"]
-                dice = [d for d in gt["dice"] if not d["cocked"] and not d.get("occluded")]
-                if not dice or lab["spec"].get("hand"):
+            watch.clear()
+            image = cv2.imread(str(path))
+            obs = vision.observe(image)
+            reach, where, view = places(vision, gt, dice)
+            for d, (px, py), (vx, vy) in zip(dice, where, view, strict=True):
+                tally["flat dice"] += 1
+                hits = [r for r in obs.dice if math.hypot(r.x - px, r.y - py) < reach]
+                hit = hits[0] if hits else None
+                if hit is not None and hit.flat and hit.value == d["value"]:
                     continue
-                watch.clear()
-                image = cv2.imread(str(path))
-                obs = vision.observe(image)
-                reach = 0.5 * float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
-                where = np.asarray([d["top_center"] for d in dice], np.float64).reshape(-1, 1, 2)
-                view = cv2.perspectiveTransform(where, vision._h).reshape(-1, 2)
-                for d, (px, py), (vx, vy) in zip(dice, where.reshape(-1, 2), view, strict=True):
-                    tally["flat dice"] += 1
-                    hits = [r for r in obs.dice if math.hypot(r.x - px, r.y - py) < reach]
-                    hit = hits[0] if hits else None
-                    if hit is not None and hit.flat and hit.value == d["value"]:
-                        continue
-                    kind = (kind_of(watch, vx, vy, hit is not None) if obs.readable
-                            else "frame refused")
-                    tally[kind] += 1
-                    if args.verbose:
-                        stage = vision._dice_stage
-                        crop, sizes = stage.frame_crop(image), stage.die_sizes()
-                        got = ("nothing" if hit is None
-                               else f"{hit.value}{'' if hit.flat else ' not flat'}")
-                        print(f"  {path.stem}: flat {d['value']} at ({px:.0f}, {py:.0f}) read "
-                              f"{got}: {kind}; the network there: {net_at(crop, sizes, vx, vy)}")
+                kind = (kind_of(watch, vx, vy, hit is not None) if obs.readable
+                        else "frame refused")
+                tally[kind] += 1
+                if args.verbose:
+                    stage = vision._dice_stage
+                    crop, sizes = stage.frame_crop(image), stage.die_sizes()
+                    got = ("nothing" if hit is None
+                           else f"{hit.value}{'' if hit.flat else ' not flat'}")
+                    print(f"  {path.stem}: flat {d['value']} at ({px:.0f}, {py:.0f}) read "
+                          f"{got}: {kind}; the network there: {net_at(crop, sizes, vx, vy)}")
     print("| set | flat dice | read right | " + " | ".join(KINDS) + " |")
     print("|---|---|---|" + "---|" * len(KINDS))
     for group, t in table.items():

@@ -11,33 +11,46 @@ right by the stage (value, flat, within half a point); the network's likeliest v
 at the true centre, at any likelihood and at ``--sure`` (0.8) or more, and wrong at that
 likelihood; then the cocked dice and how many of them the network reads as a value at
 ``--sure`` or more (it was trained to call a leaning die "no die face", so this says
-whether it can tell flat from cocked on these renders).
+whether it can tell flat from cocked on these renders); last, the most room any cocked die
+has round its true centre, in edges of the smallest die the stage looks for (the distance
+to the nearest thing the stage's mask leaves out: the checkers counted in that frame, the
+frame, the bar): a die with more room than ``DiceConfig.open_room`` is taken to lie flat.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from leave_one_out import calibrate_as_user, setups
+from dice_misses import dice_frames, net_best, places
 
 from pibg.vision import dice_find
-from pibg.vision.dice_config import DEFAULT_CONFIG
-from pibg.vision.dice_net import NO_DIE
-from pibg.vision.geometry import VisionConfig
 
 COLUMNS = ("flat dice", "read right", "net right", "net right, sure", "net wrong, sure",
            "cocked dice", "cocked, net sure")
+
+
+def _watch_runs(stage: Any) -> list[Any]:
+    """The checkers counted on the points (``DiceStage.read``'s ``run``) each time ``stage``
+    reads dice from now on (the stage's own ``read``, watched, not changed)."""
+    runs: list[Any] = []
+    read = type(stage).read
+
+    def watched(canon: Any, frame: Any, run: Any, *args: Any, **kwargs: Any) -> Any:
+        runs.append(run)
+        return read(stage, canon, frame, run, *args, **kwargs)
+
+    stage.read = watched
+    return runs
 
 
 def main() -> int:
@@ -50,50 +63,42 @@ def main() -> int:
         print(f"no renders under {args.shared}: give --shared", file=sys.stderr)
         return 2
     table: dict[str, Counter[str]] = {}
-    for _name, start, frames, group in setups(args.shared, args.random_dir):
-        vision = calibrate_as_user(str(start), VisionConfig()).vision
-        if vision is None:
-            continue
+    most: dict[str, float] = {}  # the most room round a cocked die, in die edges
+    for group, vision, path, gt, dice in dice_frames(args.shared, args.random_dir, cocked=True):
         tally = table.setdefault(group, Counter())
-        for path in frames:
-            lab = json.loads(path.with_suffix(".json").read_text())
-            gt = lab["gt"]
-            dice = [d for d in gt["dice"] if not d.get("occluded")]
-            if not dice or lab["spec"].get("hand"):
+        image = cv2.imread(str(path))
+        stage = vision._dice_stage
+        runs = _watch_runs(stage)
+        obs = vision.observe(image)
+        crop, sizes = stage.frame_crop(image), stage.die_sizes()
+        reach, where, view = places(vision, gt, dice)
+        for d, (px, py), (vx, vy) in zip(dice, where, view, strict=True):
+            best = net_best(crop, sizes, vx, vy)
+            sure = best[0] >= args.sure
+            if d["cocked"]:
+                tally["cocked dice"] += 1
+                tally["cocked, net sure"] += sure
+                if runs:  # the checkers counted, as the stage had them
+                    room = dice_find._room(stage.mask(runs[-1]))(vx, vy) / min(sizes)
+                    most[group] = max(most.get(group, 0.0), room)
                 continue
-            image = cv2.imread(str(path))
-            obs = vision.observe(image)
-            stage = vision._dice_stage
-            crop, sizes = stage.frame_crop(image), stage.die_sizes()
-            reach = 0.5 * float(np.mean([math.dist(*p["base_ends"]) for p in gt["points"]]))
-            where = np.asarray([d["top_center"] for d in dice], np.float64).reshape(-1, 1, 2)
-            view = cv2.perspectiveTransform(where, vision._h).reshape(-1, 2)
-            for d, (px, py), (vx, vy) in zip(dice, where.reshape(-1, 2), view, strict=True):
-                best = (0.0, 0)
-                for size in sizes:
-                    _, p = dice_find._net_read(crop, vx, vy, size, DEFAULT_CONFIG)
-                    v = int(np.argmax(p[:NO_DIE]))
-                    best = max(best, (float(p[v]), v + 1))
-                sure = best[0] >= args.sure
-                if d["cocked"]:
-                    tally["cocked dice"] += 1
-                    tally["cocked, net sure"] += sure
-                    continue
-                hits = [r for r in obs.dice if math.hypot(r.x - px, r.y - py) < reach]
-                tally["flat dice"] += 1
-                tally["read right"] += bool(obs.readable and hits and hits[0].flat
-                                            and hits[0].value == d["value"])
-                right = best[1] == d["value"]
-                tally["net right"] += right
-                tally["net right, sure"] += right and sure
-                tally["net wrong, sure"] += (not right) and sure
-    print("| set | " + " | ".join(COLUMNS) + " |")
-    print("|---|" + "---|" * len(COLUMNS))
+            hits = [r for r in obs.dice if math.hypot(r.x - px, r.y - py) < reach]
+            tally["flat dice"] += 1
+            tally["read right"] += bool(obs.readable and hits and hits[0].flat
+                                        and hits[0].value == d["value"])
+            right = best[1] == d["value"]
+            tally["net right"] += right
+            tally["net right, sure"] += right and sure
+            tally["net wrong, sure"] += (not right) and sure
+    print("| set | " + " | ".join(COLUMNS) + " | cocked, most room |")
+    print("|---|" + "---|" * (len(COLUMNS) + 1))
     total: Counter[str] = Counter()
     for group, t in table.items():
         total.update(t)
-        print(f"| {group} | " + " | ".join(str(t[c]) for c in COLUMNS) + " |")
-    print("| all | " + " | ".join(str(total[c]) for c in COLUMNS) + " |")
+        print(f"| {group} | " + " | ".join(str(t[c]) for c in COLUMNS)
+              + f" | {most.get(group, 0.0):.2f} |")
+    print("| all | " + " | ".join(str(total[c]) for c in COLUMNS)
+          + f" | {max(most.values(), default=0.0):.2f} |")
     return 0
 
 

@@ -291,9 +291,10 @@ class DiceConfig:
     #: bar at least that far) has nothing to lean on: it lies flat, whatever its outline or
     #: its pips' grid show (a flat die far from the point below the camera shows a side
     #: joined to its top face; a pip lost in glare skews its grid). A die leaning on a
-    #: checker's edge lies within one edge of the mask's border (0.94 at most over the 55
-    #: cocked dice of the render sets, ``benchmarks/dice_net_at_truth.py``'s sets); one
-    #: leaning on the other die is told by ``clear_room_die``. 0: not applied.
+    #: checker's edge lies near the mask's border: the 60 cocked dice of the render sets
+    #: within 1.08 edges of the smallest die looked for (``benchmarks/dice_net_at_truth.py``,
+    #: its last column). One leaning on the other die is told by ``clear_room_die``. 0: not
+    #: applied.
     open_room: float = 1.5
     #: A die within this many edges of the mask's border, read flat, with a pip beside its
     #: face towards that border (its distance falling at least ``lean_side_cos`` times as

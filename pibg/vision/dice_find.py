@@ -1050,7 +1050,6 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                             for d in found)):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, faint, room,
                                          in_clear), cfg.merge_dist * size)
-    found = [_more_pips(crop, d, size, cfg) for d in found]
     # the room measured leaves the other dice out: one may lean on the other
     leaning: dict[int, str] = {}
     for i, d in enumerate(found):
@@ -1064,7 +1063,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # the side a die leaning on the other turns to it shows from that die too, as a
         # pip beside its face towards the leaning one: only a die's own face tells then
         leaning = {i: how for i, how in leaning.items() if how == "face"}
-    found = [dataclasses.replace(d, flat=False) if i in leaning else d
+    found = [dataclasses.replace(d, flat=False) if i in leaning else _more_pips(crop, d, size, cfg)
              for i, d in enumerate(found)]
     found.sort(key=lambda d: -d.confidence)
     return found
