@@ -33,7 +33,8 @@ renders' boards); a real caller takes it from the board profile.
   Also the cocked dice read as flat and the reads matching no die, and ms per frame.
 - ``sim demo match (pipeline)``: every frame of the bundled match rendered by ``pibg.sim``
   (rolls and the frames after each move), read the same way: a frame is right when its
-  dice are exactly the scripted ones (a cocked die must not be read as flat).
+  dice are exactly the scripted ones (a cocked die, leaning on a checker's edge as
+  ``pibg demo`` draws it, must not be read as flat).
 
 ``--channels`` and ``--light`` read the photos and renders with their colour channels
 reordered or their values scaled (``benchmarks/restyle.py``): dice and boards of colours and
@@ -317,7 +318,8 @@ def sim_demo(limit: int | None) -> tuple[int, int]:
         if limit and n >= limit:
             break
         scene = SimScene(a.points, a.bar, a.off, a.dice, a.cocked, a.cube_value,
-                         a.cube_owner, a.hand, seed=i)  # type: ignore[arg-type]
+                         a.cube_owner, a.hand, seed=i,  # type: ignore[arg-type]
+                         leans_on="checker")  # as `pibg demo` draws a cocked die
         got = sorted((d.value, d.flat) for d in vision.observe(render(scene)).dice)
         if a.dice is None:
             right = not got
