@@ -12,11 +12,14 @@ resulting positions) and final score. About a minute a match here (the dice stag
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's pibg
 
 from pibg.app import open_replay_source, replay
 from pibg.events import IllegalFlagged, Moved
