@@ -630,11 +630,12 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _inside(mask, px, py):
         return None
     if room(px, py) >= cfg.clear_room * size:
-        face = _face_shape(crop(px, py, cfg.net_crop * size)[0], cfg) if m.value % 2 == 0 else None
-        if face is not None and face[0] and not face[1] and not _in_open(room, px, py, size,
-                                                                          cfg):
+        face = (_face_shape(crop(px, py, cfg.net_crop * size)[0], cfg)
+                if m.value % 2 == 0 and not _in_open(room, px, py, size, cfg) else None)
+        if face is not None and face[0] and not face[1]:
             # a leaning die's face, foreshortened (its pips can match another value's): the
-            # face is measured where no pip lies, at the centre of an even value's face
+            # face is measured where no pip lies, at the centre of an even value's face (in
+            # the open nothing to lean on: not measured)
             return None
         if _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg):
             return DieRead(m.value, px, py, False, m.score)  # in the clear, yet its side in view
@@ -738,9 +739,7 @@ def _more_pips(crop: CropFn, die: DieRead, size: float, cfg: DiceConfig) -> DieR
     if p[:NO_DIE].max() < cfg.net_more_pips:
         step = cfg.rescue_shift * size
         spots = [(die.x + i * step, die.y + j * step) for j in (-1, 0, 1) for i in (-1, 0, 1)]
-        _, ps = _net_reads(crop, spots, size, cfg)
-        _, _, _, p = _rescue_read(crop, *spots[int(np.argmax(ps[:, :NO_DIE].max(axis=1)))],
-                                  size, cfg)
+        _, _, _, p = _rescue_read(crop, *_surest(crop, spots, size, cfg), size, cfg)
     best = int(np.argmax(p[:NO_DIE]))
     if best + 1 <= die.value or p[best] < cfg.net_more_pips:
         return die
@@ -914,9 +913,16 @@ def _net_seek(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
                  for i in range(-reach, reach + 1) for j in range(-reach, reach + 1)]
         spots = [(sx, sy) for sx, sy in spots
                  if room(sx, sy) >= cfg.clear_room * size] or [(x, y)]
-        _, ps = _net_reads(crop, spots, size, cfg)
-        x, y = spots[int(np.argmax(ps[:, :NO_DIE].max(axis=1)))]
+        x, y = _surest(crop, spots, size, cfg)
     return x, y
+
+
+def _surest(crop: CropFn, spots: list[tuple[float, float]], size: float, cfg: DiceConfig
+            ) -> tuple[float, float]:
+    """Of ``spots``, the one where the die-face network is surest of a face (its likeliest
+    value the likeliest; the first of equals)."""
+    _, ps = _net_reads(crop, spots, size, cfg)
+    return spots[int(np.argmax(ps[:, :NO_DIE].max(axis=1)))]
 
 
 def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
