@@ -385,6 +385,11 @@ def parse_corners(text: str) -> Array:
     return np.asarray(pts, np.float64)
 
 
+def _cross(u: Array, v: Array) -> float:
+    """The z of two plane vectors' cross product (numpy 2 takes 3-vectors only)."""
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
 def check_corners(corners: Array, image_size: tuple[int, int]) -> None:
     """Reject corners that make no board: not convex, too small, or far outside the image.
 
@@ -398,7 +403,7 @@ def check_corners(corners: Array, image_size: tuple[int, int]) -> None:
     cross = []
     for i in range(4):
         a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
-        cross.append(float(np.cross(b - a, d - b)))
+        cross.append(_cross(b - a, d - b))
     if not (all(x > 0 for x in cross) or all(x < 0 for x in cross)):
         raise BoardNotFoundError("corners do not make a convex board: order them TL;TR;BR;BL")
     area = abs(float(cv2.contourArea(c.astype(np.float32))))
@@ -819,7 +824,7 @@ def _corner_guesses(ext_c: Array, ext: Array) -> list[Array]:
     out = [cv2.getPerspectiveTransform(ext_c, ext)]
     for i in range(4):
         a, b, c = ext[(i + 3) % 4], ext[(i + 2) % 4], ext[(i + 1) % 4]
-        if float(np.cross(a - b, c - b)) == 0.0:
+        if _cross(a - b, c - b) == 0.0:
             continue
         guess = ext.copy()
         guess[i] = a + c - b
