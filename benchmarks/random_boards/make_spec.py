@@ -13,6 +13,7 @@
     python benchmarks/random_boards/make_spec.py --tenth > benchmarks/random_boards/tenth.json
     python benchmarks/random_boards/make_spec.py --eleventh > benchmarks/random_boards/eleventh.json
     python benchmarks/random_boards/make_spec.py --twelfth > benchmarks/random_boards/twelfth.json
+    python benchmarks/random_boards/make_spec.py --thirteenth > benchmarks/random_boards/thirteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -35,8 +36,9 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--ninth`` (``rnz0`` to ``rnz4``, seeds 7381 to 7385, ``ninth.json``) after the eighth,
 ``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth,
 ``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth,
-and ``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
-eleventh.
+``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
+eleventh, and ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
+``thirteenth.json``) after the twelfth.
 """
 
 from __future__ import annotations
@@ -131,6 +133,13 @@ TWELFTH = [
     (7424, "daylight_window", "v3wide", 62, 3),
     (7425, "dim_evening", "v3", 57, 7),
 ]
+THIRTEENTH = [
+    (7431, "warm_ceiling", "v3", 71, 5),
+    (7432, "dim_evening", "v3wide", 59, 6),
+    (7433, "desk_lamp", "v3", 66, 3),
+    (7434, "daylight_window", "v3", 73, 4),
+    (7435, "warm_ceiling", "v3wide", 56, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -139,7 +148,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--fifth": (FIFTH, "42", "rnv"), "--sixth": (SIXTH, "43", "rnw"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
-        "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc")}
+        "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
+        "--thirteenth": (THIRTEENTH, "50", "rne")}
 
 
 def main() -> int:
