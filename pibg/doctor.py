@@ -10,6 +10,7 @@ The probes that touch hardware are injectable, so the whole doctor runs in tests
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import warnings
@@ -239,6 +240,30 @@ def check_dice_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> C
     return CheckResult("dice model", True, f"{path.name}: reads a drawn five ({p:.2f})")
 
 
+def check_spot_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
+    """The dice-finding network ships in the package, loads, and finds a drawn die at its
+    centre."""
+    import numpy as np
+
+    from pibg.vision import dice_spot
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+    from pibg.vision.dice_read import draw_die
+
+    path = Path(model) if model is not None else dice_spot.MODEL
+    fix = "reinstall pibg (pip install --force-reinstall .) to restore pibg/data/dice_spot_net.onnx"
+    view = np.full((128, 160, 3), (40, 110, 60), np.uint8)
+    die = draw_die(5, size=16, angle=20.0, background=(40, 110, 60))
+    view[52:52 + die.shape[0], 68:68 + die.shape[1]] = die
+    centre = (68 + die.shape[1] / 2, 52 + die.shape[0] / 2)
+    try:
+        found = dice_spot.spots(view, DEFAULT_CONFIG.spot_sure, path)
+    except PibgError as exc:
+        return CheckResult("dice-finding model", False, str(exc), fix)
+    if not any(math.dist((x, y), centre) <= dice_spot.STRIDE for x, y, _ in found):
+        return CheckResult("dice-finding model", False, f"{path}: finds no drawn die", fix)
+    return CheckResult("dice-finding model", True, f"{path.name}: finds a drawn die")
+
+
 def check_place_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
     """The checker-place network ships in the package, loads, and finds the 30 checkers of
     a drawn starting position and no others."""
@@ -266,8 +291,8 @@ def check_place_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> 
     return CheckResult(name, True, f"{path.name}: finds the 30 checkers of a drawn start")
 
 
-DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model", "place model",
-                 "disk")
+DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model",
+                 "dice-finding model", "place model", "disk")
 
 
 def default_probes() -> dict[str, Probe]:
@@ -277,6 +302,7 @@ def default_probes() -> dict[str, Probe]:
         "serial": check_serial,
         "calibration": check_calibration,
         "dice model": check_dice_model,
+        "dice-finding model": check_spot_model,
         "place model": check_place_model,
         "disk": check_disk,
     }

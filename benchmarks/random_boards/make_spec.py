@@ -13,7 +13,8 @@
     python benchmarks/random_boards/make_spec.py --tenth > benchmarks/random_boards/tenth.json
     python benchmarks/random_boards/make_spec.py --eleventh > benchmarks/random_boards/eleventh.json
     python benchmarks/random_boards/make_spec.py --twelfth > benchmarks/random_boards/twelfth.json
-    python benchmarks/random_boards/make_spec.py --thirteenth > benchmarks/random_boards/thirteenth.json
+    python benchmarks/random_boards/make_spec.py --thirteenth \\
+        > benchmarks/random_boards/thirteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 

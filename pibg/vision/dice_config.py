@@ -373,6 +373,15 @@ class DiceConfig:
     faint_candidates: int = 0
     faint_floor: float = 8.0
     faint_sure: float = 0.8
+    #: ... and, while two flat dice are still not found, the places where the dice-finding
+    #: network (:mod:`pibg.vision.dice_spot`) finds a flat die's centre at least this likely
+    #: (1: never), likeliest first, read as any rescue's are (a die by its shape and
+    #: shadow: a dark die's dim pips that the spot map misses, a die whose spots sat too far
+    #: off its face for the rescue's search). A one read there must be ``spot_one`` likely:
+    #: the network finds round blotches too (a stain, a point's tip), and the die-face
+    #: network reads one as a one at 0.66.
+    spot_sure: float = 0.3
+    spot_one: float = 0.8
     #: ... A face whose outline (the region standing apart from the board at the crop's
     #: centre) is longer than this many times its width is taken only when the network gives
     #: its value at least ``net_rescue_open`` and the face is a one, two or three or runs on

@@ -33,6 +33,7 @@ from pibg.vision.dice_read import (  # noqa: F401 (draw_die: doctest)
     _prepare,
     draw_die,
 )
+from pibg.vision.dice_spot import spots
 
 # --- finding dice -------------------------------------------------------------------------------
 
@@ -41,6 +42,9 @@ from pibg.vision.dice_read import (  # noqa: F401 (draw_die: doctest)
 #: view itself or from a sharper source such as the camera frame), and its pixels per view
 #: pixel.
 CropFn: TypeAlias = Callable[[float, float, float], tuple[Image, float]]
+#: ``spotted()``: the places ``(x, y, likelihood)`` where the dice-finding network finds a
+#: flat die, likeliest first (found when first asked for).
+Spotted: TypeAlias = Callable[[], list[tuple[float, float, float]]]
 
 
 def view_crop(image: Image, work_px: int = DEFAULT_CONFIG.work_px) -> CropFn:
@@ -551,6 +555,7 @@ def find_dice(
     rescue: bool = True,
     near: tuple[float, float, float] | None = None,
     exposure: float = 1.0,
+    spotted: Spotted | None = None,
 ) -> list[DieRead]:
     """Every die lying in a top-down BGR view of the playing surface.
 
@@ -564,7 +569,11 @@ def find_dice(
     r), only a die centred within r of (x, y) is looked for (a die at one place);
     ``exposure``: over 1, the view and its crops are read that many times brighter (a dim
     board or room, whose pips' contrast falls under the thresholds: the caller knows the
-    light from the board, see :class:`~pibg.vision.pipeline.Vision`). Each die is
+    light from the board, see :class:`~pibg.vision.pipeline.Vision`); ``spotted``: the
+    places where the dice-finding network finds a flat die (:func:`~pibg.vision.dice_spot.
+    spots` at ``spot_sure``), asked for only when the rescue wants them (default: found in
+    ``image`` then, once; a caller reading one view several times passes its own, found
+    once). Each die is
     reported with its value, its centre in this image's pixel coordinates, ``flat=False``
     when its top face is not a square of the expected size (a cocked die) and a confidence;
     strongest first.
@@ -581,10 +590,12 @@ def find_dice(
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
+    if spotted is None and rescue and config.spot_sure < 1.0:
+        spotted = functools.cache(functools.partial(spots, image, config.spot_sure))
     if exposure > 1.0:  # a dim view: read as a longer exposure would show it
         image, crop = _brightened(image, exposure), _brightened_crop(crop, exposure)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
-        found = _find_at(image, size, surface_mask, config, crop, nadir, rescue, near)
+        found = _find_at(image, size, surface_mask, config, crop, nadir, rescue, near, spotted)
         if found:
             return found
     return []
@@ -1000,9 +1011,11 @@ def _keep_or_defer(found: list[DieRead], die: DieRead | None, near: float,
 
 def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConfig,
              crop: CropFn, nadir: tuple[float, float] | None = None, rescue: bool = True,
-             near: tuple[float, float, float] | None = None) -> list[DieRead]:
+             near: tuple[float, float, float] | None = None,
+             spotted: Spotted | None = None) -> list[DieRead]:
     """The dice of edge ``size`` (view pixels), or only those centred within r of (x, y) for
-    ``near`` = (x, y, r)."""
+    ``near`` = (x, y, r); ``spotted``: the dice-finding network's places (see
+    :func:`find_dice`)."""
 
     def peaks(spots: FloatArray) -> list[tuple[float, float]]:
         at = _peaks(spots, size, surface_mask, cfg)
@@ -1040,8 +1053,10 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # network would read that die's face off-centre)
         for cx, cy in unread:
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
-                _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
-                      cfg.merge_dist * size)
+                die = _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, None)
+                if die is not None and (die.value > 1 or die.confidence >= cfg.spot_one):
+                    in_clear.append(die)
+                    _keep(found, die, cfg.merge_dist * size)
         # a die whose pips are too faint for the spot map (dark pips on a dark die on a dark
         # board): the faint spots' strongest places, read by the network alone, surer
         places = _faint_peaks(image, size, surface_mask, cfg)  # none while switched off
@@ -1056,6 +1071,17 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                             for d in found)):
                 _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, faint, room,
                                          in_clear), cfg.merge_dist * size)
+        # a die by its shape and shadow: where the dice-finding network finds one
+        for cx, cy, _ in (spotted() if spotted is not None else []):
+            if sum(d.flat for d in found) >= 2:
+                break
+            if near is not None and math.hypot(cx - near[0], cy - near[1]) >= near[2]:
+                continue
+            if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
+                die = _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, None)
+                if die is not None and (die.value > 1 or die.confidence >= cfg.spot_one):
+                    in_clear.append(die)
+                    _keep(found, die, cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other
     leaning: dict[int, str] = {}
     for i, d in enumerate(found):

@@ -47,6 +47,9 @@ try:  # The dice stage is written separately; without it no dice are reported.
 except ImportError:  # pragma: no cover - depends on the checkout
     _find_dice = None
 
+from pibg.vision.dice_config import DEFAULT_CONFIG  # noqa: E402
+from pibg.vision.dice_spot import spots as _spots  # noqa: E402
+
 _GREY = np.array([0.114, 0.587, 0.299])  #: grey level of B, G, R (ITU-R BT.601)
 
 
@@ -177,6 +180,8 @@ class DiceStage:
         if last in sizes and runs >= DIE_SIZE_SETTLED:
             sizes = [last]
         crop = self.frame_crop(frame) if frame is not None else None
+        # the dice-finding network reads the view once, and only if a rescue asks
+        spotted = functools.cache(functools.partial(_spots, canon, DEFAULT_CONFIG.spot_sure))
         best: tuple[int, bool, float, int] = (-1, False, 0.0, 0)
         found: list[Any] = []
         chosen = None
@@ -189,7 +194,8 @@ class DiceStage:
                 if size == sizes[0] and len(sizes) > 1 and best[0] >= 2:
                     continue
                 got = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
-                                 nadir=self._nadir, rescue=len(sizes) == 1, exposure=exposure)
+                                 nadir=self._nadir, rescue=len(sizes) == 1, exposure=exposure,
+                                 spotted=spotted)
                 tried.append((size, got))
                 # a game has two dice: more found at one size are pips of larger dice
                 flat = sum(d.flat for d in got)
@@ -213,7 +219,7 @@ class DiceStage:
         if len(sizes) > 1 and chosen is not None and sum(d.flat for d in found) < 2:
             # the network's rescue reads a die of any size: asked only at the size chosen
             again = _find_dice(canon, die_px=chosen, surface_mask=mask, crop=crop,
-                               nadir=self._nadir, exposure=exposure)
+                               nadir=self._nadir, exposure=exposure, spotted=spotted)
             if sum(d.flat for d in again) > sum(d.flat for d in found):
                 found = again
         if best[0] > 0 and learn:

@@ -429,8 +429,8 @@ def test_a_dark_die_with_dim_pips_on_a_dark_board_is_found(
         value: int, face: tuple[int, int, int], pip: tuple[int, int, int]) -> None:
     """A purple or grey die with pips a little darker than its face on a dark board (render
     sets fresh, rnf3; eleventh, rnb0): the pips' contrast is under the spot map's least
-    response and no candidate is found (``faint_candidates`` 0, as shipped); the strongest
-    places of pips whatever their contrast, read by the network, find it."""
+    response and no candidate is found; the strongest places of pips whatever their contrast
+    (``faint_candidates``, off as shipped), read by the network, find it."""
     import dataclasses
 
     from pibg.vision.dice_config import DEFAULT_CONFIG
@@ -442,15 +442,46 @@ def test_a_dark_die_with_dim_pips_on_a_dark_board_is_found(
     region[body] = die[body]
     board = cv2.GaussianBlur(board, (0, 0), 1.2)
     mask = np.full(board.shape[:2], 255, np.uint8)
-    assert find_dice(board, die_px=30, surface_mask=mask) == []  # as shipped: off
-    on = dataclasses.replace(DEFAULT_CONFIG, faint_candidates=3)
+    pips_only = dataclasses.replace(DEFAULT_CONFIG, spot_sure=1.0)
+    assert find_dice(board, die_px=30, surface_mask=mask, config=pips_only) == []
+    faint = dataclasses.replace(pips_only, faint_candidates=3)
     assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask,
-                                                 config=on)] == [(value, True)]
+                                                 config=faint)] == [(value, True)]
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("face, pip", [((110, 80, 120), (60, 45, 65)),
+                                       ((90, 90, 90), (50, 50, 50))])
+def test_the_dice_finding_network_finds_a_dark_die_the_spot_map_misses(
+        value: int, face: tuple[int, int, int], pip: tuple[int, int, int]) -> None:
+    """The same dark dice at 16 view pixels an edge, as the renders' dice lie in pibg's
+    top-down view: the spot map finds no candidate (the network switched off, ``spot_sure``
+    1), and the dice-finding network (:mod:`pibg.vision.dice_spot`) finds the die by its
+    shape, at its centre, for the die-face network to read."""
+    import dataclasses
+
+    from pibg.vision.dice_config import DEFAULT_CONFIG
+
+    board = _dark_board(value)
+    die = draw_die(value, size=16, angle=15.0, face=face, pip=pip, background=(30, 38, 52))
+    body = ~np.all(die == np.array((30, 38, 52), np.uint8), axis=2)
+    region = board[70:70 + die.shape[0], 120:120 + die.shape[1]]
+    region[body] = die[body]
+    board = cv2.GaussianBlur(board, (0, 0), 0.8)
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    off = dataclasses.replace(DEFAULT_CONFIG, spot_sure=1.0)
+    assert find_dice(board, die_px=16, surface_mask=mask, config=off) == []
+    got = find_dice(board, die_px=16, surface_mask=mask)
+    assert [(d.value, d.flat) for d in got] == [(value, True)]
+    centre = (120 + die.shape[1] / 2, 70 + die.shape[0] / 2)
+    assert math.dist((got[0].x, got[0].y), centre) < 3
 
 
 def test_a_dark_board_with_grain_and_blotches_shows_no_die() -> None:
     """The faint places are read by the network alone: on dark boards with a grain, noise and
-    round blotches of any colour (a point's tip, a stain) it finds no die."""
+    round blotches of any colour (a point's tip, a stain) it finds no die. Nor do the places
+    the dice-finding network finds there (it finds the blotches: round, standing apart), at
+    either die size: a blotch read as a one at 0.66 is no die under ``spot_one``."""
     import dataclasses
 
     from pibg.vision.dice_config import DEFAULT_CONFIG
@@ -467,6 +498,8 @@ def test_a_dark_board_with_grain_and_blotches_shows_no_die() -> None:
         mask = np.full(board.shape[:2], 255, np.uint8)
         on = dataclasses.replace(DEFAULT_CONFIG, faint_candidates=3)
         assert find_dice(board, die_px=30, surface_mask=mask, config=on) == [], seed
+        for size in (16, 30):  # as shipped
+            assert find_dice(board, die_px=size, surface_mask=mask) == [], (seed, size)
 
 
 @pytest.mark.parametrize("value", [2, 3, 5, 6])
