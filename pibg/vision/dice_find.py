@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pibg.observation import DieRead
+from pibg.vision import dice_spot
 from pibg.vision.dice_config import (
     DEFAULT_CONFIG,
     LAYOUTS,
@@ -33,7 +34,6 @@ from pibg.vision.dice_read import (  # noqa: F401 (draw_die: doctest)
     _prepare,
     draw_die,
 )
-from pibg.vision.dice_spot import spots
 
 # --- finding dice -------------------------------------------------------------------------------
 
@@ -591,7 +591,7 @@ def find_dice(
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
     if spotted is None and rescue and config.spot_sure < 1.0:
-        spotted = functools.cache(functools.partial(spots, image, config.spot_sure))
+        spotted = functools.cache(functools.partial(dice_spot.spots, image, config.spot_sure))
     if exposure > 1.0:  # a dim view: read as a longer exposure would show it
         image, crop = _brightened(image, exposure), _brightened_crop(crop, exposure)
     for size in sizes:  # the dice of one roll are alike: the first size that finds one
@@ -1053,10 +1053,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # network would read that die's face off-centre)
         for cx, cy in unread:
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
-                die = _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, None)
-                if die is not None and (die.value > 1 or die.confidence >= cfg.spot_one):
-                    in_clear.append(die)
-                    _keep(found, die, cfg.merge_dist * size)
+                _keep(found, _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, in_clear),
+                      cfg.merge_dist * size)
         # a die whose pips are too faint for the spot map (dark pips on a dark die on a dark
         # board): the faint spots' strongest places, read by the network alone, surer
         places = _faint_peaks(image, size, surface_mask, cfg)  # none while switched off
