@@ -422,6 +422,19 @@ def _dark_board(seed: int) -> np.ndarray:
                    + rng.normal(0, 3, (200, 300, 3)), 0, 255).astype(np.uint8)
 
 
+def _dark_die(value: int, face: tuple[int, int, int], pip: tuple[int, int, int], size: int,
+              blur: float) -> tuple[np.ndarray, tuple[float, float]]:
+    """A dark board (``_dark_board``) with one die of ``size`` pixels an edge on it, blurred
+    by ``blur``, and the die's centre."""
+    board = _dark_board(value)
+    die = draw_die(value, size=size, angle=15.0, face=face, pip=pip, background=(30, 38, 52))
+    body = ~np.all(die == np.array((30, 38, 52), np.uint8), axis=2)
+    region = board[70:70 + die.shape[0], 120:120 + die.shape[1]]
+    region[body] = die[body]
+    centre = (120 + die.shape[1] / 2, 70 + die.shape[0] / 2)
+    return cv2.GaussianBlur(board, (0, 0), blur), centre
+
+
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("face, pip", [((110, 80, 120), (60, 45, 65)),
                                        ((90, 90, 90), (50, 50, 50))])
@@ -435,12 +448,7 @@ def test_a_dark_die_with_dim_pips_on_a_dark_board_is_found(
 
     from pibg.vision.dice_config import DEFAULT_CONFIG
 
-    board = _dark_board(value)
-    die = draw_die(value, size=30, angle=15.0, face=face, pip=pip, background=(30, 38, 52))
-    body = ~np.all(die == np.array((30, 38, 52), np.uint8), axis=2)
-    region = board[70:70 + die.shape[0], 120:120 + die.shape[1]]
-    region[body] = die[body]
-    board = cv2.GaussianBlur(board, (0, 0), 1.2)
+    board, _ = _dark_die(value, face, pip, 30, 1.2)
     mask = np.full(board.shape[:2], 255, np.uint8)
     pips_only = dataclasses.replace(DEFAULT_CONFIG, spot_sure=1.0)
     assert find_dice(board, die_px=30, surface_mask=mask, config=pips_only) == []
@@ -462,18 +470,12 @@ def test_the_dice_finding_network_finds_a_dark_die_the_spot_map_misses(
 
     from pibg.vision.dice_config import DEFAULT_CONFIG
 
-    board = _dark_board(value)
-    die = draw_die(value, size=16, angle=15.0, face=face, pip=pip, background=(30, 38, 52))
-    body = ~np.all(die == np.array((30, 38, 52), np.uint8), axis=2)
-    region = board[70:70 + die.shape[0], 120:120 + die.shape[1]]
-    region[body] = die[body]
-    board = cv2.GaussianBlur(board, (0, 0), 0.8)
+    board, centre = _dark_die(value, face, pip, 16, 0.8)
     mask = np.full(board.shape[:2], 255, np.uint8)
     off = dataclasses.replace(DEFAULT_CONFIG, spot_sure=1.0)
     assert find_dice(board, die_px=16, surface_mask=mask, config=off) == []
     got = find_dice(board, die_px=16, surface_mask=mask)
     assert [(d.value, d.flat) for d in got] == [(value, True)]
-    centre = (120 + die.shape[1] / 2, 70 + die.shape[0] / 2)
     assert math.dist((got[0].x, got[0].y), centre) < 3
 
 
