@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=4.0,
                     help="train for as many steps as fit in this time (without --steps)")
     ap.add_argument("--steps", type=int, default=0, help="train for this many steps")
+    ap.add_argument("--weights", type=Path, default=None,
+                    help="also save the weights here (PyTorch), to train on from them")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     a = ap.parse_args(argv)
@@ -189,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     net.eval()
     held(net, norm, xv, yv, dev, torch)
     cut = net.cpu()
-    torch.save(cut.state_dict(), a.out.with_suffix(".pt"))
+    if a.weights is not None:
+        torch.save(cut.state_dict(), a.weights)
     h16, w16 = (boards.VIEW[1] // 16) * 16, (boards.VIEW[0] // 16) * 16
     torch.onnx.export(cut, torch.zeros(1, 3, h16, w16), str(a.out), dynamo=False,
                       input_names=["view"], output_names=["heat"], opset_version=13,
