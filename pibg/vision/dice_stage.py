@@ -22,6 +22,8 @@ import numpy as np
 from pibg.observation import DieRead
 from pibg.vision import board as B
 from pibg.vision.calibrate import Calibration
+from pibg.vision.dice_config import DEFAULT_CONFIG
+from pibg.vision.dice_spot import spots as _spots
 from pibg.vision.geometry import Array, Layout, VisionConfig, distort, to_image
 
 #: Dice lie between this (real dice: ~16 mm on 38 mm checkers) and ``Layout.die_px``
@@ -46,9 +48,6 @@ try:  # The dice stage is written separately; without it no dice are reported.
     from pibg.vision.dice import find_dice as _find_dice
 except ImportError:  # pragma: no cover - depends on the checkout
     _find_dice = None
-
-from pibg.vision.dice_config import DEFAULT_CONFIG  # noqa: E402
-from pibg.vision.dice_spot import spots as _spots  # noqa: E402
 
 _GREY = np.array([0.114, 0.587, 0.299])  #: grey level of B, G, R (ITU-R BT.601)
 
