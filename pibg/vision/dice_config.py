@@ -377,9 +377,12 @@ class DiceConfig:
     #: network (:mod:`pibg.vision.dice_spot`) finds a flat die's centre at least this likely
     #: (1: never), likeliest first, read as any rescue's are (a die by its shape and
     #: shadow: a dark die's dim pips that the spot map misses, a die whose spots sat too far
-    #: off its face for the rescue's search). A one read there must be ``spot_one`` likely:
-    #: the network finds round blotches too (a stain, a point's tip), and the die-face
-    #: network reads one as a one at 0.66.
+    #: off its face for the rescue's search). Only a die lying in the open (``open_room``)
+    #: is taken: the network names leaning dice as flat ones, and every die seen leaning
+    #: leans on a checker (a die found so beside one made 3 more of pibg.sim's tournament
+    #: dice leaning in play read as rolls, benchmarks/leaning_in_play.py). A one read there
+    #: must be ``spot_one`` likely: the network finds round blotches too (a stain, a point's
+    #: tip), and the die-face network reads one as a one at 0.66.
     spot_sure: float = 0.3
     spot_one: float = 0.8
     #: ... A face whose outline (the region standing apart from the board at the crop's

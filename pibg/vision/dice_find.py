@@ -1077,6 +1077,8 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
                 continue
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
                 die = _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, None)
+                if die is not None and not _in_open(room, die.x, die.y, size, cfg):
+                    continue  # by a checker it may lean on: the network calls leaning dice flat
                 if die is not None and (die.value > 1 or die.confidence >= cfg.spot_one):
                     in_clear.append(die)
                     _keep(found, die, cfg.merge_dist * size)
