@@ -590,7 +590,9 @@ def find_dice(
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     crop = crop or view_crop(image, config.work_px)
-    if spotted is None and rescue and config.spot_sure < 1.0:
+    if not rescue or config.spot_sure >= 1.0:
+        spotted = None  # the network not asked, whoever found its places
+    elif spotted is None:
         spotted = functools.cache(functools.partial(dice_spot.spots, image, config.spot_sure))
     if exposure > 1.0:  # a dim view: read as a longer exposure would show it
         image, crop = _brightened(image, exposure), _brightened_crop(crop, exposure)
@@ -1076,10 +1078,11 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
             if near is not None and math.hypot(cx - near[0], cy - near[1]) >= near[2]:
                 continue
             if all(math.hypot(cx - d.x, cy - d.y) >= cfg.clear_room_die * size for d in found):
+                # taken in the open only (by a checker it may lean on: the network calls
+                # leaning dice flat), a one only when surer (it names round blotches too)
                 die = _net_rescue(crop, cx, cy, size, surface_mask, cfg, room, None)
-                if die is not None and not _in_open(room, die.x, die.y, size, cfg):
-                    continue  # by a checker it may lean on: the network calls leaning dice flat
-                if die is not None and (die.value > 1 or die.confidence >= cfg.spot_one):
+                if (die is not None and _in_open(room, die.x, die.y, size, cfg)
+                        and (die.value > 1 or die.confidence >= cfg.spot_one)):
                     in_clear.append(die)
                     _keep(found, die, cfg.merge_dist * size)
     # the room measured leaves the other dice out: one may lean on the other

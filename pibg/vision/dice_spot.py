@@ -68,7 +68,13 @@ def spots(view: Image, at: float, model: Path = MODEL) -> list[tuple[float, floa
     """The places of ``view`` where the network finds a flat die's centre at least ``at``
     likely and likelier than at the 8 places round it: ``(x, y, likelihood)``, likeliest
     first."""
-    heat = spot_map(view, model).astype(np.float32)
+    return peaks(spot_map(view, model), at)
+
+
+def peaks(heat: FloatArray, at: float) -> list[tuple[float, float, float]]:
+    """The local maxima of a map like :func:`spot_map`'s at ``at`` or more, as view pixels
+    ``(x, y, likelihood)``, likeliest first."""
+    heat = np.asarray(heat, np.float32)
     if heat.size == 0:
         return []
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))

@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import boards
 
-STRIDE = 4
+from pibg.vision.dice_spot import STRIDE, peaks  # boards put the checkout on the path
+
 PIECE = 256
 
 
@@ -73,17 +74,6 @@ def draw(first: int, count: int, procs: int) -> tuple[np.ndarray, np.ndarray]:
     with multiprocessing.Pool(procs) as pool:
         parts = pool.map(_draw, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def peaks(heat: np.ndarray, at: float) -> list[tuple[float, float, float]]:
-    """(x, y, likelihood) in view pixels of the local maxima of one (H/4, W/4) map over
-    ``at``."""
-    import cv2
-
-    top = cv2.dilate(heat.astype(np.float32), np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((heat >= top) & (heat >= at))
-    return [((x + 0.5) * STRIDE - 0.5, (y + 0.5) * STRIDE - 0.5, float(heat[y, x]))
-            for y, x in zip(ys, xs, strict=True)]
 
 
 def main(argv: list[str] | None = None) -> int:
