@@ -15,6 +15,8 @@
     python benchmarks/random_boards/make_spec.py --twelfth > benchmarks/random_boards/twelfth.json
     python benchmarks/random_boards/make_spec.py --thirteenth \\
         > benchmarks/random_boards/thirteenth.json
+    python benchmarks/random_boards/make_spec.py --fourteenth \\
+        > benchmarks/random_boards/fourteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -38,8 +40,9 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--tenth`` (``rna0`` to ``rna4``, seeds 7391 to 7395, ``tenth.json``) after the ninth,
 ``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth,
 ``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
-eleventh, and ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
-``thirteenth.json``) after the twelfth.
+eleventh, ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
+``thirteenth.json``) after the twelfth, and ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
+to 7445, ``fourteenth.json``) after the thirteenth.
 """
 
 from __future__ import annotations
@@ -141,6 +144,13 @@ THIRTEENTH = [
     (7434, "daylight_window", "v3", 73, 4),
     (7435, "warm_ceiling", "v3wide", 56, 7),
 ]
+FOURTEENTH = [
+    (7441, "desk_lamp", "v3wide", 64, 5),
+    (7442, "daylight_window", "v3", 68, 7),
+    (7443, "dim_evening", "v3", 72, 4),
+    (7444, "warm_ceiling", "v3wide", 58, 3),
+    (7445, "desk_lamp", "v3", 75, 6),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -150,7 +160,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
-        "--thirteenth": (THIRTEENTH, "50", "rne")}
+        "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng")}
 
 
 def main() -> int:
