@@ -408,6 +408,21 @@ def _blocked_reroll(v: Verdict, before: Position, dice: Dice, sure_die: int | No
                    reasons=(*v.reasons, hint))
 
 
+def revised_play(before: Position, roll: Dice, recorded: Position, obs: BoardObservation,
+                 tables: Tables, cfg: JudgeConfig) -> Play | None:
+    """The last play was recorded from a reading, and the board seen before the opponent
+    throws is not that play's board but a clear other legal play of the same throw from the
+    same position (``before``, the mover on roll): the reading it was recorded from was
+    wrong (a hand over the board, a knock of the camera), or the player moved again before
+    the opponent went on. The play the board shows, to record in its place; None when the
+    board is no clear play of that throw, or is the one recorded (``recorded``, the mover
+    still on roll)."""
+    v = judge(before, roll, obs, cfg, tables=tables)
+    if v.outcome is not Outcome.PLAY or v.play is None or v.play.result == recorded:
+        return None
+    return v.play
+
+
 # --- boards taken as they stand -------------------------------------------------------------
 
 

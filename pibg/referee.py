@@ -507,6 +507,9 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
+        revised = _revised(st, obs, out)
+        if revised is not None:
+            return revised
         out.say.append("the board differs from the known position: restore it")
         st = replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL)
         return _resync_seen(st, obs, out)
@@ -617,6 +620,9 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
         return settled
     roll = doubt.flat_roll(obs)
     if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL:
+        revised = _revised(st, obs, out)
+        if revised is not None:
+            return revised
         asked = _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
@@ -639,6 +645,44 @@ def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeS
             st = replace(st, mode=Mode.MOVING, resume=None, verdict=None)
             return _apply_verdict(st, g.position, v, out)
     return _go_on_from(st, obs, out)
+
+
+def _revised(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState | None:
+    """The board differs from the known position before the next throw is taken, and is a
+    clear other legal play of the last turn's throw from where that turn began
+    (:func:`pibg.doubt.revised_play`): the reading the turn was recorded from was wrong, and
+    this board settles it. The turn is taken back (an undo, in the journal) and recorded
+    again as the board shows it, marked with what was first read; the board is then read
+    as the next player's (their throw may lie on it). None where that is not so."""
+    g = st.match.game
+    last = st.events[-1] if st.events else None
+    if g is None or g.phase is not Phase.ROLL or not isinstance(last, Moved) or last.illegal:
+        return None
+    undone = replay((*st.events, Undone()))
+    back = undone.game
+    if (back is None or back.phase is not Phase.MOVE or back.dice is None
+            or back.turn is not last.player):
+        return None
+    play = doubt.revised_play(back.position, back.dice, last.play.result, obs,
+                              out.tables(obs), st.config.judge)
+    if play is None:
+        return None
+    ev = Undone()
+    out.events.append(ev)
+    st = replace(st, events=(*st.events, ev), match=undone)
+    first = last.notation or "no move"
+    play = recorded(back.position, back.dice, play)
+    note = f"first read as {first}; the board then showed this play"
+    st = _record(st, Moved(player=last.player, dice=back.dice, play=play,
+                           dice_seen=last.dice_seen,
+                           flag=f"{last.flag}; {note}" if last.flag else note), out)
+    out.say.append(f"{_name(st, last.player)} {back.dice.high}-{back.dice.low}: {play}, not "
+                   f"{first} as first read (the board shows it)")
+    points = tuple(sorted({p for m in play.moves for p in (m.src, m.dst)}))
+    st = replace(st, mode=Mode.MOVING, verdict=None, resume=None,
+                 last_points=to_white_points(points, last.player))
+    st = _after_move(st, out)
+    return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
 
 
 def _cube_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
@@ -906,6 +950,12 @@ def _went_on(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
             return _opening(replace(st, mode=Mode.OPENING, verdict=None, opening=False,
                                     dice=None), obs, out)
         return _reread(replace(st, mode=Mode.MOVING, verdict=None), roll, obs, out)
+    if (st.mode is Mode.ILLEGAL and not st.opening
+            and judge(g.position, st.dice, obs, st.config.judge,
+                      tables=out.tables(obs)).outcome is Outcome.PLAY):
+        # the board is a clear legal play of the throw after all (put right as the next
+        # throw came, or the board flagged was misread): judged as such, the throw then taken
+        return None
     sure = st.roll_confidence >= st.config.judge.sure_roll and not st.opening
     settled = _settle(st, obs, out, then_first=st.dice if sure else None)
     if settled is not None:

@@ -140,6 +140,76 @@ def test_an_illegal_play_stands_once_the_opponent_rolls_on_it():
 
 
 
+def _black_to_move(dice=(5, 2)):
+    """White opened 3-1 (8/5 6/5); Black's throw ``dice`` lies on the board: Black moving."""
+    st, t = _turn_state((3, 1))
+    opened = resolve(Position.start(), (3, 1), "8/5 6/5").result.swap_turn()
+    st, _evs, _say, _fx = _hold(st, t, opened)
+    st, evs, _say, _fx = _hold(st, t + 2, opened, dice=dice)
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(*dice)]
+    return st, t + 4, opened
+
+
+def test_a_flagged_board_that_shows_a_legal_play_when_the_opponent_throws_is_put_right():
+    """A board flagged illegal (a misreading: a hand, a checker read in the wrong place)
+    that shows a clear legal play of the throw by the time the opponent throws: the play is
+    put right and recorded as played, not condoned as the illegal board first read."""
+    st, t, opened = _black_to_move((5, 2))
+    one_pip = list(opened.signed())
+    one_pip[0], one_pip[1] = one_pip[0] + 1, one_pip[1] - 1  # Black 24/23: no throw's play
+    st, _evs, _say, _fx = _hold(st, t, Position.from_signed(tuple(one_pip), (0, 0),
+                                                            turn=Color.BLACK))
+    assert st.mode is Mode.ILLEGAL
+    good = resolve(opened, (5, 2), "13/8 13/11").result
+    st, evs, say, _fx = _hold(st, t + 3, good.swap_turn(), dice=(4, 3))
+    assert any(isinstance(e, Corrected) for e in evs)
+    moved = [e for e in evs if isinstance(e, Moved)]
+    assert [(m.play.result, m.illegal) for m in moved] == [(good, False)]
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(4, 3)]
+    assert not any("condoned" in line for line in say)
+    assert st.mode is Mode.MOVING and st.match.game is not None
+    assert st.match.game.turn is Color.WHITE
+
+
+def _played_then_seen(shown: Position):
+    """White's 3-1 recorded as 8/5 6/5 from its board, then a board ``shown`` (Black to
+    roll, no dice) held before Black throws."""
+    st, t = _turn_state((3, 1))
+    first = resolve(Position.start(), (3, 1), "8/5 6/5").result
+    st, evs, _say, _fx = _hold(st, t, first.swap_turn())
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["8/5 6/5"]
+    return _hold(st, t + 3, shown)
+
+
+def test_a_play_recorded_from_a_misreading_is_set_right_by_the_board_after_it():
+    """The board a play was recorded from was misread (a hand over it, a knock of the
+    camera), and the board then held, before the opponent throws, is a clear other legal
+    play of the same throw from the same position: the turn is taken back (an undo in the
+    journal, nothing lost) and recorded as the board shows it, marked with what was first
+    read, instead of asking the players to restore a board that never stood."""
+    other = resolve(Position.start(), (3, 1), "24/23 13/10").result
+    st, evs, say, _fx = _played_then_seen(other.swap_turn())
+    assert any(isinstance(e, Undone) for e in evs)
+    moved = [e for e in evs if isinstance(e, Moved)]
+    assert [(m.player, str(m.play)) for m in moved] == [(Color.WHITE, "24/23 13/10")]
+    assert "first read as 8/5 6/5" in moved[0].flag and moved[0].dice_seen
+    assert st.mode is Mode.TO_ROLL and not any("restore" in line for line in say)
+    plays = [e for e in effective_events(st.events) if isinstance(e, Moved)]
+    assert [str(m.play) for m in plays] == ["24/23 13/10"]
+    assert st.match.game is not None and st.match.game.position == other.swap_turn()
+
+
+def test_a_board_no_play_of_the_throw_makes_after_a_recorded_play_is_not_taken_for_one():
+    """The board after a recorded play changes to one no play of that throw makes (a
+    checker knocked a point): the play stands and the players are asked to restore it."""
+    knocked = list(resolve(Position.start(), (3, 1), "8/5 6/5").result.signed())
+    knocked[4], knocked[3] = knocked[4] - 1, 1  # one of the 5-point's checkers on the 4
+    st, evs, say, _fx = _played_then_seen(Position.from_signed(tuple(knocked),
+                                                               turn=Color.BLACK))
+    assert not any(isinstance(e, (Undone, Moved)) for e in evs)
+    assert st.mode is Mode.RESYNC and any("restore" in line for line in say)
+
+
 
 def _careless(pos: Position, dice: Dice) -> Position:
     """A play of ``dice`` from ``pos`` with one checker one point off, that no throw's legal
