@@ -12,7 +12,7 @@ on, hidden from above) are what the first layer, the bar and the tray leave over
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -958,6 +958,51 @@ def _stacked_shares(full: list[int], hidden: int, stacked: Array, run: Array
         total = sum(m.values())
         out[p] = {e: v / total for e, v in m.items()}
     return out
+
+
+#: How likely the board with the tray's checkers borne off is kept (see
+#: :func:`tray_alternative`): the tray's own confidence, within these bounds.
+TRAY_ALTERNATIVE = (0.05, 0.2)
+
+
+def tray_alternative(jr: JointRead, tray: dict[int, tuple[float, float]]
+                     ) -> tuple[JointRead, float] | None:
+    """The reading with the checkers the points' first layer does not show borne off as far
+    as the tray shows them (``tray``: colour -> its own count and confidence, from
+    :func:`tray_count`), where :func:`joint_counts` put them in a second layer instead, and
+    how likely that reading is kept (the tray's confidence, within ``TRAY_ALTERNATIVE``).
+
+    :func:`joint_counts` takes a tray as empty rather than a colour with checkers borne off
+    and others outside its home board, which the rules allow only after one of them was hit
+    while bearing off. The referee knows how many are off: kept possible, the board the game
+    has reached is found on it. None where the reading put every checker the tray shows
+    there, or hid none."""
+    off, hidden = dict(jr.off), dict(jr.hidden)
+    sure = 0.0
+    for c in (WHITE, BLACK):
+        est, conf = tray[c]
+        more = min(int(hidden[c]), round(est) - int(off[c]))
+        if more > 0:
+            off[c] += more
+            hidden[c] -= more
+            sure = max(sure, conf)
+    if sure == 0.0:
+        return None
+    lo, hi = TRAY_ALTERNATIVE
+    return replace(jr, off=off, hidden=hidden), min(max(sure, lo), hi)
+
+
+def mixed(a: RegionRead, b: RegionRead, w: float) -> RegionRead:
+    """The reading ``a`` with ``b`` mixed in at weight ``w`` (each count's probability
+    ``(1 - w) * a + w * b``; counts neither lists stay at the floor); ``a`` itself where
+    the mixture's likeliest count would not be ``a``'s (an alternative is kept possible,
+    never read instead)."""
+    probs: dict[int, float] = {}
+    for read, weight in ((a, 1.0 - w), (b, w)):
+        for n, p in read.likelihoods:
+            probs[n] = probs.get(n, 0.0) + weight * p
+    out = RegionRead.from_mapping(probs, min(a.floor, b.floor))
+    return out if out.count == a.count else a
 
 
 def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,

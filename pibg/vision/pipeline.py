@@ -563,11 +563,23 @@ class Vision:
                 return BoardObservation.unreadable(
                     f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
                     f"leaves {off} (something over the board?)"), run
+        trays = {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)}
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
         if stacked is not None:
             stacked = np.concatenate([stacked, np.zeros((len(jr.run) - 24, k))])
         all_reads = B.joint_point_reads(jr, k, rims, stacked)
+        off_reads = (B.tray_read(off_w, conf_w), B.tray_read(off_b, conf_b))
+        alt = B.tray_alternative(jr, trays)
+        if alt is not None:
+            # checkers hidden on a full point that the tray shows borne off: that board kept
+            # possible, for the referee, who knows how many are off (render sim m006: Black's
+            # 5 checkers in the tray, a Black checker hit since, read on its 24-point)
+            ajr, w = alt
+            a_reads = B.joint_point_reads(ajr, k, rims, stacked)
+            all_reads = tuple(B.mixed(r, a, w) for r, a in zip(all_reads, a_reads, strict=True))
+            off_reads = (B.mixed(off_reads[0], RegionRead.certain(ajr.off[B.WHITE]), w),
+                         B.mixed(off_reads[1], RegionRead.certain(ajr.off[B.BLACK]), w))
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube, cube_at = found_cube
         if bar_run.any() and (cube is None or (cube.owner == "center"
@@ -587,8 +599,8 @@ class Vision:
             points=reads,
             bar_white=B.count_read(bar_counts[B.WHITE], bar_conf),
             bar_black=B.count_read(bar_counts[B.BLACK], bar_conf),
-            off_white=B.tray_read(off_w, conf_w),
-            off_black=B.tray_read(off_b, conf_b),
+            off_white=off_reads[0],
+            off_black=off_reads[1],
             dice=dice,
             cube=cube,
         ), run

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pibg.observation import RegionRead
 from pibg.vision import board as B
 from pibg.vision.geometry import PROFILES, Layout, VisionConfig
 
@@ -357,3 +358,13 @@ def test_an_empty_tray_half_learnt_too_smooth_is_no_full_pile(monkeypatch) -> No
                        B.tray_energy(lay, empty, False, 1.0)[:200]])
     pile = B.tray_count(cfg, lay, view, halves[1], False, 1.0)[0]
     assert pile > 5 and B.tray_count(cfg, lay, view, B.tray_floor(halves)[1], False, 1.0)[0] == pile
+
+
+def test_an_alternative_mixed_in_is_kept_possible_never_read_instead():
+    a = RegionRead.from_mapping({-10: 0.8, -9: 0.1, -11: 0.1})
+    m = B.mixed(a, RegionRead.certain(-5), 0.2)
+    assert m.count == -10 and m.prob(-5) == pytest.approx(0.2)
+    assert m.prob(-10) == pytest.approx(0.64)
+    # where the alternative would outweigh the reading, the reading stands alone
+    close = RegionRead.from_mapping({0: 0.5, 1: 0.5})
+    assert B.mixed(close, RegionRead.certain(1), 0.2) == close

@@ -11,7 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
+from pibg.infer import JudgeConfig, Tables
 from pibg.observation import BoardObservation
+from pibg.position import Position
 from pibg.sim import _STYLES, SimScene, Style, render, sim_corners
 from pibg.vision import board as B
 from pibg.vision import dice_find, dice_stage
@@ -55,6 +57,24 @@ def test_second_layer_from_the_total(sim_vision: Vision) -> None:
     assert obs.signed_points() == pts
     # Neighbouring counts keep some probability.
     assert obs.points[5].prob(8) > obs.points[5].prob(7) > obs.points[5].floor
+
+
+@pytest.mark.parametrize("seed", [2, 7, 10])  # seeds whose tray the reading takes as empty
+def test_a_tray_read_as_a_second_layer_keeps_the_board_borne_off_possible(
+        sim_vision: Vision, seed: int) -> None:
+    """Black bore off 5, then a Black checker was hit and came in on White's 11-point (golden
+    match m006): checkers borne off with another outside its home board, which the reading
+    takes as unlikely, so it reads the tray empty and the 5 in a second layer on the full
+    24-point. The board as it stands must stay possible: the referee, who knows 5 are off,
+    finds it within its margin (it flagged the next play illegal before)."""
+    pts = (4, 4, 2, 3, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, -2, -2, 1, 1, -5)
+    obs = sim_vision.observe(render(SimScene(pts, off=(0, 5), seed=seed)))
+    assert obs.readable
+    tables = Tables(obs)
+    borne_off = Position.from_signed(pts, off=(0, 5))
+    read = Position.from_signed(obs.signed_points(), (obs.bar_white.count, obs.bar_black.count))
+    assert tables.fits(borne_off, JudgeConfig().illegal_margin)
+    assert tables.score(read) >= tables.score(borne_off)  # the reading itself stands first
 
 
 def test_cube_place(sim_vision: Vision) -> None:
