@@ -578,7 +578,9 @@ class Vision:
             ajr, w = alt
             a_reads = B.joint_point_reads(ajr, k, rims, stacked)
             all_reads = tuple(B.mixed(r, a, w) for r, a in zip(all_reads, a_reads, strict=True))
-            off_reads = (B.mixed(off_reads[0], RegionRead.certain(ajr.off[B.WHITE]), w),
+            off_reads = (off_reads[0] if ajr.off[B.WHITE] == off_w else
+                         B.mixed(off_reads[0], RegionRead.certain(ajr.off[B.WHITE]), w),
+                         off_reads[1] if ajr.off[B.BLACK] == off_b else
                          B.mixed(off_reads[1], RegionRead.certain(ajr.off[B.BLACK]), w))
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
         cube, cube_at = found_cube
