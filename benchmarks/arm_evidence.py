@@ -1,0 +1,104 @@
+"""What tells an arm over the board from a clean frame, frame by frame: a table of the evidence
+the arm check (``Vision._arm_over``) weighs, for frames with an arm and clean frames apart.
+
+Every set-up of ``renders/dev``, ``renders/unseen``, the game and each ``--random-dir`` is
+calibrated as its players would (``leave_one_out.calibrate_as_user``, ``renders/dev`` read
+by networks trained without its style where ``--nets`` holds them) and every frame read
+once. For each frame, as the check sees it: the places the checker-place network sees an arm
+over (past those that looked like an arm at calibration), the rail samples round the frame
+whose colour changed, and the arm places unlike every colour learnt. Prints how many frames
+of each kind have at least N of each, and the arm frames read as a board with their
+evidence: where the clean frames' column is as high as the missed arms', no threshold on
+that evidence tells them apart.
+
+    python benchmarks/arm_evidence.py [--nets DIR] [--random-dir DIR ...] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import leave_one_out as L
+
+from pibg.vision import pipeline as P
+from pibg.vision.geometry import VisionConfig
+
+_SEEN: dict[str, int] = {}
+_ARM_OVER = P.Vision._arm_over
+
+
+def _looking(self: P.Vision, canon: Any, frame: Any, ii: Any, feat: Any, gains: Any,
+             gain: Any, reading: Any, net: Any, moved: bool | None = None) -> Any:
+    """The arm check, its evidence kept in ``_SEEN`` (the check itself unchanged)."""
+    n = self._slots.shape[0] * self._slots.shape[1]
+    arm = net.arm[:n] > 0.5
+    arm[list(self.calibration.arm_like)] = False
+    known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
+    _SEEN.update(arm=int(arm.sum()), rails=self._rails_changed(canon, gain, ii),
+                 far=int((arm & (known.reshape(-1) >= self.config.hand_far)).sum()))
+    return _ARM_OVER(self, canon, frame, ii, feat, gains, gain, reading, net, moved)
+
+
+def one(args: tuple[str, str, list[str], str | None]) -> list[dict[str, Any]]:
+    _name, start, frames, model = args
+    cv2.setNumThreads(1)
+    P.Vision._arm_over = _looking  # type: ignore[method-assign]
+    vision = L.calibrate_as_user(start, VisionConfig(place_model=model or "")).vision
+    out: list[dict[str, Any]] = []
+    if vision is None:
+        return out
+    for f in frames:
+        spec = json.loads(Path(f).with_suffix(".json").read_text())["spec"]
+        _SEEN.clear()
+        obs = vision.observe(cv2.imread(f))
+        if _SEEN:  # not refused before the check (a calibration that no longer fits)
+            out.append(dict(_SEEN, frame=Path(f).stem, hand=bool(spec.get("hand")),
+                            readable=obs.readable))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    L.shared_args(ap)
+    ap.add_argument("--nets", type=Path, default=None,
+                    help="networks trained without each renders/dev style (leave_one_out.py)")
+    args = ap.parse_args()
+    if not (args.shared / "renders").is_dir():
+        print(f"no renders under {args.shared}: give --shared", file=sys.stderr)
+        return 2
+    todo = []
+    for name, start, rest, _group in L.setups(args.shared, args.random_dir):
+        model = L.network_for(name, args.nets)[1] if args.nets is not None else None
+        todo.append((name, str(start), [str(f) for f in rest],
+                     str(model) if model is not None and model.is_file() else None))
+    with ProcessPoolExecutor(args.jobs) as pool:
+        rows = [r for part in pool.map(one, todo) for r in part]
+    print("| evidence | at least | arm frames | clean frames |\n|---|---|---|---|")
+    for key, what in (("arm", "arm places"), ("rails", "rails changed"),
+                      ("far", "arm places unlike every colour")):
+        for n in (1, 2, 3, 5):
+            got = Counter(r["hand"] for r in rows if r[key] >= n)
+            print(f"| {what} | {n} | {got[True]} of {sum(r['hand'] for r in rows)} | "
+                  f"{got[False]} of {sum(not r['hand'] for r in rows)} |")
+    print("\narm frames read as a board:")
+    for r in rows:
+        if r["hand"] and r["readable"]:
+            print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
+                  f"{r['far']} unlike every colour")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
