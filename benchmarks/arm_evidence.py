@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,25 +35,28 @@ from pibg.vision import pipeline as P
 from pibg.vision.geometry import VisionConfig
 
 _SEEN: dict[str, int] = {}
-_ARM_OVER = P.Vision._arm_over
+_ARM_PLACES = P.Vision._arm_places
+_RAILS = P.Vision._rails_changed
 
 
-def _looking(self: P.Vision, canon: Any, frame: Any, ii: Any, feat: Any, gains: Any,
-             gain: Any, reading: Any, net: Any, moved: bool | None = None) -> Any:
-    """The arm check, its evidence kept in ``_SEEN`` (the check itself unchanged)."""
-    n = self._slots.shape[0] * self._slots.shape[1]
-    arm = net.arm[:n] > 0.5
-    arm[list(self.calibration.arm_like)] = False
-    known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-    _SEEN.update(arm=int(arm.sum()), rails=self._rails_changed(canon, gain, ii),
-                 far=int((arm & (known.reshape(-1) >= self.config.hand_far)).sum()))
-    return _ARM_OVER(self, canon, frame, ii, feat, gains, gain, reading, net, moved)
+def _places_kept(self: P.Vision, reading: Any, net: Any) -> Any:
+    """The arm check's places, their counts kept in ``_SEEN``."""
+    arm, band, far = _ARM_PLACES(self, reading, net)
+    _SEEN.update(arm=int(arm.sum()), far=int(far.sum()))
+    return arm, band, far
+
+
+def _rails_kept(self: P.Vision, img: Any, gain: Any, ii: Any) -> int:
+    """The rail samples changed, kept in ``_SEEN``."""
+    _SEEN["rails"] = rails = _RAILS(self, img, gain, ii)
+    return rails
 
 
 def one(args: tuple[str, str, list[str], str | None]) -> list[dict[str, Any]]:
     _name, start, frames, model = args
     cv2.setNumThreads(1)
-    P.Vision._arm_over = _looking  # type: ignore[method-assign]
+    P.Vision._arm_places = _places_kept  # type: ignore[method-assign]
+    P.Vision._rails_changed = _rails_kept  # type: ignore[method-assign]
     vision = L.calibrate_as_user(start, VisionConfig(place_model=model or "")).vision
     out: list[dict[str, Any]] = []
     if vision is None:
@@ -63,7 +65,7 @@ def one(args: tuple[str, str, list[str], str | None]) -> list[dict[str, Any]]:
         spec = json.loads(Path(f).with_suffix(".json").read_text())["spec"]
         _SEEN.clear()
         obs = vision.observe(cv2.imread(f))
-        if _SEEN:  # not refused before the check (a calibration that no longer fits)
+        if "arm" in _SEEN:  # the arm check weighed it (not refused before: a misfit)
             out.append(dict(_SEEN, frame=Path(f).stem, hand=bool(spec.get("hand")),
                             readable=obs.readable))
     return out

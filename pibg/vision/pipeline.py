@@ -398,15 +398,10 @@ class Vision:
             over = self._over(canon, frame, ii, feat, gains, gain, reading)
             if over is not None:
                 return over
-        n = self._slots.shape[0] * self._slots.shape[1]
-        arm = net.arm[:n] > 0.5
-        arm[list(self.calibration.arm_like)] = False
-        band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
+        arm, band, far = self._arm_places(reading, net)
         covered = int(arm.sum()) + band
         if covered < cfg.hand_places:
             return None
-        known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
-        far = arm & (known.reshape(-1) >= cfg.hand_far)
         if rails >= 1:
             together = self._largest_group(np.flatnonzero(arm)) + band >= cfg.hand_places
             arm_over = together or int(far.sum()) >= 2
@@ -416,6 +411,18 @@ class Vision:
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None
+
+    def _arm_places(self, reading: B.SlotReading, net: PN.PlaceReading
+                    ) -> tuple[Array, int, Array]:
+        """What the checker-place network sees an arm over (:meth:`_arm_over` weighs it): the
+        points' places (flat, past those arm-like at calibration), how many of the middle
+        band's, and which of those places are unlike every colour learnt (``hand_far``)."""
+        n = self._slots.shape[0] * self._slots.shape[1]
+        arm = net.arm[:n] > 0.5
+        arm[list(self.calibration.arm_like)] = False
+        band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
+        known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
+        return arm, band, arm & (known.reshape(-1) >= self.config.hand_far)
 
     def _largest_group(self, places: Array) -> int:
         """The most of ``places`` (flat point-place indices) linked place to place within
