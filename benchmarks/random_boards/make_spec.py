@@ -17,6 +17,8 @@
         > benchmarks/random_boards/thirteenth.json
     python benchmarks/random_boards/make_spec.py --fourteenth \\
         > benchmarks/random_boards/fourteenth.json
+    python benchmarks/random_boards/make_spec.py --fifteenth \\
+        > benchmarks/random_boards/fifteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -41,8 +43,9 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--eleventh`` (``rnb0`` to ``rnb4``, seeds 7411 to 7415, ``eleventh.json``) after the tenth,
 ``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
 eleventh, ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
-``thirteenth.json``) after the twelfth, and ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
-to 7445, ``fourteenth.json``) after the thirteenth.
+``thirteenth.json``) after the twelfth, ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
+to 7445, ``fourteenth.json``) after the thirteenth, and ``--fifteenth`` (``rnh0`` to ``rnh4``,
+seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth.
 """
 
 from __future__ import annotations
@@ -151,6 +154,13 @@ FOURTEENTH = [
     (7444, "warm_ceiling", "v3wide", 58, 3),
     (7445, "desk_lamp", "v3", 75, 6),
 ]
+FIFTEENTH = [
+    (7451, "daylight_window", "v3wide", 63, 4),
+    (7452, "warm_ceiling", "v3", 66, 6),
+    (7453, "desk_lamp", "v3wide", 59, 3),
+    (7454, "dim_evening", "v3", 70, 5),
+    (7455, "daylight_window", "v3", 74, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -160,7 +170,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--seventh": (SEVENTH, "44", "rnx"), "--eighth": (EIGHTH, "45", "rny"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
-        "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng")}
+        "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
+        "--fifteenth": (FIFTEENTH, "52", "rnh")}
 
 
 def main() -> int:
