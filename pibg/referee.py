@@ -512,7 +512,7 @@ def _to_roll(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
             return revised
         out.say.append("the board differs from the known position: restore it")
         st = replace(st, mode=Mode.RESYNC, resume=Mode.TO_ROLL)
-        return _resync_seen(st, obs, out)
+        return _resync_seen(st, obs, out, tried=True)
     st = _cube_seen(st, obs, out)
     if st.mode is not Mode.TO_ROLL:
         return st
@@ -606,24 +606,27 @@ def _take_roll(st: RefereeState, roll: Dice, obs: BoardObservation, out: _Out) -
     return replace(_in_play(st, roll, obs), mode=Mode.MOVING, opening=False, message=msg)
 
 
-def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
+def _resync_seen(st: RefereeState, obs: BoardObservation, out: _Out, *,
+                 tried: bool = False) -> RefereeState:
     """A board that still differs from the known position while resyncing.
 
     A throw seen meanwhile is recorded (the dice stand even if a checker was knocked off);
     once the dice are lifted, a board that is a clear legal play of that throw from the
     known position is taken: the difference was put right, or was a misreading. A board
-    that is a legal play of dice read as cocked is asked about."""
+    that is a legal play of dice read as cocked is asked about. ``tried``: the turns that
+    explain the board, a revised last play and a play of a throw glimpsed were looked for
+    on this board already (by :func:`_to_roll`, which found none)."""
     g = st.match.game
     assert g is not None
-    settled = _settle(st, obs, out)
+    settled = None if tried else _settle(st, obs, out)
     if settled is not None:
         return settled
     roll = doubt.flat_roll(obs)
     if st.resume is Mode.TO_ROLL and g.phase is Phase.ROLL:
-        revised = _revised(st, obs, out)
+        revised = None if tried else _revised(st, obs, out)
         if revised is not None:
             return revised
-        asked = _played_glimpsed(st, obs, out)
+        asked = None if tried else _played_glimpsed(st, obs, out)
         if asked is not None:
             return asked
         # dice on a board the player on turn has not moved (a knock, a misreading): the
@@ -658,29 +661,82 @@ def _revised(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     last = st.events[-1] if st.events else None
     if g is None or g.phase is not Phase.ROLL or not isinstance(last, Moved) or last.illegal:
         return None
+    return _revise(st, len(st.events) - 1, obs, out)
+
+
+def _revised_previous(st: RefereeState, obs: BoardObservation, out: _Out
+                      ) -> RefereeState | None:
+    """The player on roll has not moved, and the board is not the position their throw was
+    taken on but a clear other legal play of the opponent's last turn, with the throw it was
+    recorded with or one read during it (a turn recorded from a misread board, or passed
+    with a throw nobody confirmed, and the true board seen only after the next throw was
+    taken): that turn is recorded again as the board shows it, and the throw taken since is
+    read again from the board (render sim m023: White's throw, read again after a cocked die
+    as the same numbers, was taken for Black's). None where that is not so."""
+    g = st.match.game
+    if g is None or g.phase is not Phase.MOVE or st.opening:
+        return None
+    at = next((i for i in range(len(st.events) - 1, -1, -1)
+               if isinstance(st.events[i], Moved)), None)
+    if at is None or not all(isinstance(e, (Rolled, Reread, IllegalFlagged))
+                             for e in st.events[at + 1:]):
+        return None
+    last = st.events[at]
+    assert isinstance(last, Moved)
+    if last.illegal or last.player is g.turn:
+        return None
+    read: list[Dice] = []  # the throws read during that turn, the last first
+    for e in reversed(st.events[:at]):
+        if isinstance(e, (Rolled, Reread)) and e.player is last.player:
+            read.append(e.dice)
+        if isinstance(e, Rolled) or not isinstance(e, (Reread, IllegalFlagged, Corrected)):
+            break
+    return _revise(st, at, obs, out, throws=tuple(read))
+
+
+def _revise(st: RefereeState, at: int, obs: BoardObservation, out: _Out, *,
+            throws: tuple[Dice, ...] = ()) -> RefereeState | None:
+    """Record the turn ``st.events[at]`` (the last :class:`Moved`) again as the board shows
+    it, where the board is a clear other legal play of its throw, or else of one of
+    ``throws`` (read during that turn), from where the turn began; everything after it is
+    taken back with it (one undo). The board is then read as the next player's. None where
+    the board is no such play."""
+    last = st.events[at]
+    assert isinstance(last, Moved)
     undone = replay((*st.events, Undone()))
     back = undone.game
     if (back is None or back.phase is not Phase.MOVE or back.dice is None
             or back.turn is not last.player):
         return None
-    play = doubt.revised_play(back.position, back.dice, last.play.result, obs,
-                              out.tables(obs), st.config.judge)
-    if play is None:
+    found = None
+    for roll in dict.fromkeys((back.dice, *throws)):
+        play = doubt.revised_play(back.position, roll, last.play.result, obs,
+                                  out.tables(obs), st.config.judge)
+        if play is not None:
+            found = roll, play
+            break
+    if found is None:
         return None
+    roll, play = found
     ev = Undone()
     out.events.append(ev)
     st = replace(st, events=(*st.events, ev), match=undone)
+    if roll != back.dice:
+        st = _record(st, Reread(player=last.player, dice=roll), out)
     first = last.notation or "no move"
-    play = recorded(back.position, back.dice, play)
+    if roll != last.dice:
+        first += f" with {last.dice.high}-{last.dice.low}"
+    play = recorded(back.position, roll, play)
     note = f"first read as {first}; the board then showed this play"
-    st = _record(st, Moved(player=last.player, dice=back.dice, play=play,
-                           dice_seen=last.dice_seen,
-                           flag=f"{last.flag}; {note}" if last.flag else note), out)
-    out.say.append(f"{_name(st, last.player)} {back.dice.high}-{back.dice.low}: {play}, not "
+    kept = last.flag if roll == last.dice else ""  # a flag on the throw taken goes with it
+    st = _record(st, Moved(player=last.player, dice=roll, play=play,
+                           dice_seen=last.dice_seen or roll != last.dice,
+                           flag=f"{kept}; {note}" if kept else note), out)
+    out.say.append(f"{_name(st, last.player)} {roll.high}-{roll.low}: {play}, not "
                    f"{first} as first read (the board shows it)")
     points = tuple(sorted({p for m in play.moves for p in (m.src, m.dst)}))
-    st = replace(st, mode=Mode.MOVING, verdict=None, resume=None,
-                 last_points=to_white_points(points, last.player))
+    st = replace(st, mode=Mode.MOVING, verdict=None, resume=None, dice=None, glimpsed=(),
+                 read_before=(), last_points=to_white_points(points, last.player))
     st = _after_move(st, out)
     return _to_roll(st, obs, out) if st.mode is Mode.TO_ROLL else st
 
@@ -738,6 +794,9 @@ def _judge(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState:
                 st = replace(st, dice=earlier, read_before=())
                 return _apply_verdict(st, g.position, first, out)
         assert st.dice is not None
+        revised = _revised_previous(st, obs, out)
+        if revised is not None:
+            return revised
         won = _won_unseen(st, obs, out)
         if won is not None:
             return won

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 
@@ -15,9 +16,11 @@ from pibg.events import (
     Doubled,
     Dropped,
     GameEnded,
+    GameStarted,
     IllegalFlagged,
     MatchEnded,
     MatchSettings,
+    MatchStarted,
     Moved,
     OpeningRoll,
     Rolled,
@@ -385,3 +388,56 @@ def test_cube_pushed_across_is_a_take_whatever_its_face_reads():
     assert g is not None and g.cube.value == 2 and g.cube.owner is Color.WHITE
     st, evs, _, _ = _hold(st, t + 6, good, cube_value=2, cube_owner="white", dice=(2, 1))
     assert [type(e) for e in evs] == [Rolled]  # the cube staying there is no new double
+
+
+def test_a_turn_passed_on_a_misreading_is_set_right_when_the_board_shows_it_played():
+    """White on the bar throws 6-5 (only the 6 enters); a die read flat while it leaned is
+    picked up and thrown again, the same 6-5, on the board unmoved: taken, as nobody answers,
+    for White's turn passed with a 5-1 nobody confirmed and Black's 6-5. Then the board
+    shows White's checker entered, Black's unmoved: White's turn is recorded again as the
+    board shows it (6-5 bar/19, an undo in the journal) and Black is to roll, not flagged
+    for moving White's checker (render sim m023)."""
+    signed = (0, 0, 0, 3, 2, 3, 0, 0, 0, 0, -1, 0, 3, 0, 0, 0, 0, 0, 0, -2, -4, -3, -3, -2)
+    before = Position.from_signed(signed, (4, 0))
+    st = resume((MatchStarted(settings=MatchSettings(length=9)), GameStarted(),
+                 SetUp(position=before)), RefereeConfig(stable_seconds=1.0)).state
+    st, _evs, _say, _fx = _hold(st, 0, before)
+    assert st.mode is Mode.TO_ROLL
+    st = _hold(st, 2, before, dice=(6, 5))[0]
+    st = _hold(st, 4, before)[0]  # lifted, nothing moved: flagged, the dice doubted
+    assert st.mode is Mode.ILLEGAL
+    obs = observe_exact(Scene.of("x", before, dice=(6, 5)))
+    obs = dataclasses.replace(obs, dice=tuple(dataclasses.replace(d, x=d.x - 300)
+                                              for d in obs.dice))  # thrown again elsewhere
+    for dt in (0, 1.1):
+        st = step(st, Frame(6 + dt, obs)).state
+    assert [e.dice for e in st.events if isinstance(e, Rolled)][-1] == Dice(6, 5)
+    assert st.match.game is not None and st.match.game.turn is Color.BLACK  # taken for Black's
+    entered = resolve(before, (6, 5), "bar/19").result
+    st, evs, say, _fx = _hold(st, 8, entered)
+    assert any(isinstance(e, Undone) for e in evs)
+    assert not any(isinstance(e, IllegalFlagged) for e in evs)
+    plays = [e for e in effective_events(st.events) if isinstance(e, Moved)]
+    assert [(m.player, m.dice, str(m.play)) for m in plays] == [
+        (Color.WHITE, Dice(6, 5), "bar/19")]
+    assert "first read as no move with 5-1" in plays[0].flag and plays[0].dice_seen
+    assert st.mode is Mode.TO_ROLL and st.match.game.turn is Color.BLACK
+    assert any("not no move with 5-1" in line for line in say)
+    st, evs, _say, _fx = _hold(st, 10, entered, dice=(5, 4))
+    assert [e.dice for e in evs if isinstance(e, Rolled)] == [Dice(5, 4)]
+    assert st.mode is Mode.MOVING
+
+
+def test_a_board_no_play_of_the_last_turn_makes_is_still_flagged_as_the_opponents_checkers():
+    """Black's throw taken, and the board shows a White checker moved that no play of
+    White's last throw (3-1) leaves: flagged as before (the opponent's checkers moved), the
+    last turn not touched."""
+    st, t, opened = _black_to_move((5, 2))
+    signed = list(opened.signed())
+    signed[7], signed[9] = signed[7] - 1, signed[9] + 1  # a White checker 8/10: no play
+    st, evs, _say, _fx = _hold(st, t, Position.from_signed(tuple(signed), (0, 0),
+                                                           turn=Color.BLACK))
+    assert not any(isinstance(e, (Undone, Moved)) for e in evs)
+    assert st.mode is Mode.ILLEGAL
+    flag = next(e for e in evs if isinstance(e, IllegalFlagged))
+    assert "the opponent's checkers were moved" in flag.reasons
