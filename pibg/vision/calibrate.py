@@ -728,6 +728,18 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
                                   default=(0.0, np.zeros((4, 2)), "", 0))
     if count >= cfg.start_whole:
         return _refine_corners(corners, margins[name], m)[0], True
+    # Nor that (a checker or two the colour of the frame not found as circles: render rnh0,
+    # dark red checkers by a red frame over a striped field): a layout matching most of
+    # them where the place network, which finds checkers by their shape, sees a checker at
+    # every place the starting position fills and at no other (right layouts: all 24 x K
+    # places in 16 render start frames; other layouts at most 0.975 of them but for ones a
+    # few pixels off the right corners)
+    model = PN.model_path(cfg.place_model)
+    for m, corners, name, count in sorted(fitted, key=lambda t: (-t[3], -t[0])):
+        if model is None or count < cfg.start_most:
+            break
+        if _start_seen(image, corners, Layout(PROFILES[name]), model):
+            return _refine_corners(corners, margins[name], m)[0], True
     if seen < 12:
         raise BoardNotFoundError(
             "board not found automatically (too few checkers seen): pass --corners "
@@ -735,6 +747,22 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     raise BoardNotFoundError(
         "board not found automatically (the checkers do not make a starting position): "
         "pass --corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
+
+
+def _start_seen(image: Array, corners: Array, layout: Layout, model: Path) -> bool:
+    """Whether the place network (``model``) sees a checker at every place of the starting
+    position on the board ``corners`` and ``layout`` make, and at no other, with White's
+    home on any side."""
+    occupied = start_labels(layout.slots_per_point()) != B.EMPTY
+    for home in WHITE_HOMES:
+        try:
+            canon = cv2.warpPerspective(image, homography(corners, layout, home), layout.size)
+        except (cv2.error, np.linalg.LinAlgError):
+            return False
+        seen = PN.read(canon, layout.point_slots(), layout.checker_px, model).checker > 0
+        if bool(np.array_equal(seen, occupied)):
+            return True
+    return False
 
 
 def _checker_circles(image: Array, strong: int = 100, votes: int = 25,

@@ -453,6 +453,9 @@ class VisionConfig:
     #: ... or, where no layout's rims are that sharp, a layout matching this many of the
     #: starting position's 30 checkers with circles found.
     start_whole: int = 30
+    #: ... or, failing that, a layout matching this many where the place network sees the
+    #: starting position (:func:`~pibg.vision.calibrate.locate_board`).
+    start_most: int = 24
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours

@@ -241,6 +241,23 @@ def test_a_corner_stack_not_seen_is_put_where_the_other_three_say() -> None:
     assert np.abs(corners - sim_corners()).max() < 6.0
 
 
+def test_a_board_with_checkers_missed_as_circles_is_found_by_what_the_network_sees() -> None:
+    """Checkers the colour of the frame are no circles to the finder, and the field's
+    pattern blurs every rim (render rnh0: dark red checkers by a red frame over stripes, 28
+    of the 30 found as circles). pibg.sim's start frame gives 24 circles; with no rims ever
+    sharp enough, the layout matching them is taken where the place network sees a checker
+    at every place the starting position fills and at no other. Without the network, or
+    asking more circles matched, it is no board."""
+    frame = render(SimScene(START_POINTS))
+    blurred = VisionConfig(start_rims_min=9.0)  # no layout's rims ever sharp enough
+    corners, on_rims = locate_board(blurred, frame)
+    assert on_rims and np.abs(corners - sim_corners()).max() < 6.0
+    with pytest.raises(BoardNotFoundError, match="do not make a starting position"):
+        locate_board(dataclasses.replace(blurred, place_model=None), frame)
+    with pytest.raises(BoardNotFoundError, match="do not make a starting position"):
+        locate_board(dataclasses.replace(blurred, start_most=25), frame)
+
+
 def test_a_start_frame_without_corners_is_calibrated_on_the_board_finders() -> None:
     """``Vision.from_start_frame`` without corners finds them as ``pibg calibrate`` does
     (taken as on the rims); a frame with no board says so."""
