@@ -731,9 +731,9 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     # Nor that (a checker or two the colour of the frame not found as circles: render rnh0,
     # dark red checkers by a red frame over a striped field): a layout matching most of
     # them where the place network, which finds checkers by their shape, sees a checker at
-    # every place the starting position fills and at no other (right layouts: all 24 x K
-    # places in 16 render start frames; other layouts at most 0.975 of them but for ones a
-    # few pixels off the right corners)
+    # every place the starting position fills and at no other (in 16 render start frames,
+    # 50 of 54 layouts within 30 px of the labelled corners, and 2 of 51 further off, both
+    # of another profile matching 24 or fewer: benchmarks/board_finder.py --layouts)
     model = PN.model_path(cfg.place_model)
     for m, corners, name, count in sorted(fitted, key=lambda t: (-t[3], -t[0])):
         if model is None or count < cfg.start_most:

@@ -454,8 +454,10 @@ class VisionConfig:
     #: starting position's 30 checkers with circles found.
     start_whole: int = 30
     #: ... or, failing that, a layout matching this many where the place network sees the
-    #: starting position (:func:`~pibg.vision.calibrate.locate_board`).
-    start_most: int = 24
+    #: starting position (:func:`~pibg.vision.calibrate.locate_board`; layouts of another
+    #: profile, 37 px off, matched 24 with the network seeing the start in render dev0's
+    #: start frame: ``benchmarks/board_finder.py --layouts``).
+    start_most: int = 26
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
     #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours

@@ -246,10 +246,11 @@ def test_a_board_with_checkers_missed_as_circles_is_found_by_what_the_network_se
     pattern blurs every rim (render rnh0: dark red checkers by a red frame over stripes, 28
     of the 30 found as circles). pibg.sim's start frame gives 24 circles; with no rims ever
     sharp enough, the layout matching them is taken where the place network sees a checker
-    at every place the starting position fills and at no other. Without the network, or
-    asking more circles matched, it is no board."""
+    at every place the starting position fills and at no other, when 24 are enough. Without
+    the network, or asking more circles matched, it is no board."""
     frame = render(SimScene(START_POINTS))
-    blurred = VisionConfig(start_rims_min=9.0)  # no layout's rims ever sharp enough
+    # no layout's rims ever sharp enough; the 24 circles taken as most of the 30
+    blurred = VisionConfig(start_rims_min=9.0, start_most=24)
     corners, on_rims = locate_board(blurred, frame)
     assert on_rims and np.abs(corners - sim_corners()).max() < 6.0
     with pytest.raises(BoardNotFoundError, match="do not make a starting position"):
@@ -347,13 +348,16 @@ RNZ0_CORNERS = [[185.9, 173.9], [713.8, 155.0], [727.9, 592.9], [182.4, 590.9]]
 def test_a_board_whose_rims_a_patterned_field_blurs_is_found_by_its_checkers() -> None:
     """Purple checkers on purple points over a field of magenta waves: every checker of the
     starting position is found as a circle where the layout puts it, but no layout's rims
-    stand out enough; the layout that matches all 30 is the board."""
+    stand out enough; the layout that matches all 30 is the board. Asked for more than 30,
+    the place network's view of the starting position finds the same board."""
     frame = cv2.imread(str(Path(__file__).parents[1] / "data/vision/rnz0_start.jpg"))
     cfg = VisionConfig()
     with pytest.raises(BoardNotFoundError, match="do not make a starting position"):
-        locate_board(dataclasses.replace(cfg, start_whole=31), frame)
+        locate_board(dataclasses.replace(cfg, start_whole=31, start_most=31), frame)
+    width = np.linalg.norm(np.subtract(RNZ0_CORNERS[1], RNZ0_CORNERS[0]))
+    by_network, _ = locate_board(dataclasses.replace(cfg, start_whole=31), frame)
+    assert np.linalg.norm(by_network - np.array(RNZ0_CORNERS), axis=1).max() < 0.03 * width
     corners, on_rims = locate_board(cfg, frame)
     assert on_rims
-    width = np.linalg.norm(np.subtract(RNZ0_CORNERS[1], RNZ0_CORNERS[0]))
     assert np.linalg.norm(corners - np.array(RNZ0_CORNERS), axis=1).max() < 0.03 * width
     assert learn(cfg, frame, corners, corners_on_rims=True).white_home == "bottom-right"
