@@ -39,9 +39,9 @@ _ARM_PLACES = P.Vision._arm_places
 _RAILS = P.Vision._rails_changed
 
 
-def _places_kept(self: P.Vision, reading: Any, net: Any) -> Any:
+def _places_kept(self: P.Vision, canon: Any, reading: Any, net: Any) -> Any:
     """The arm check's places, their counts kept in ``_SEEN``."""
-    arm, band, far = _ARM_PLACES(self, reading, net)
+    arm, band, far = _ARM_PLACES(self, canon, reading, net)
     _SEEN.update(arm=int(arm.sum()), far=int(far.sum()))
     return arm, band, far
 

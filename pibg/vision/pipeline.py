@@ -57,6 +57,10 @@ CUBE_PATCH_PX = 128
 #: (a turned cube, a moved one, a shadow or a die against it changes some pixel by far more).
 CUBE_SAME_PX = 32
 CUBE_SAME = 12.0
+#: A place whose middle is this share or more clipped white (every channel at GLARE_LEVEL or
+#: more) is a lamp's glare, not an arm (:meth:`Vision._glare`).
+GLARE_LEVEL = 245
+GLARE_SHARE = 0.9
 
 
 @dataclass
@@ -398,7 +402,7 @@ class Vision:
             over = self._over(canon, frame, ii, feat, gains, gain, reading)
             if over is not None:
                 return over
-        arm, band, far = self._arm_places(reading, net)
+        arm, band, far = self._arm_places(canon, reading, net)
         covered = int(arm.sum()) + band
         if covered < cfg.hand_places:
             return None
@@ -412,17 +416,35 @@ class Vision:
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None
 
-    def _arm_places(self, reading: B.SlotReading, net: PN.PlaceReading
+    def _arm_places(self, canon: Array, reading: B.SlotReading, net: PN.PlaceReading
                     ) -> tuple[Array, int, Array]:
         """What the checker-place network sees an arm over (:meth:`_arm_over` weighs it): the
-        points' places (flat, past those arm-like at calibration), how many of the middle
-        band's, and which of those places are unlike every colour learnt (``hand_far``)."""
+        points' places (flat, past those arm-like at calibration and those a lamp's glare
+        whites out, :meth:`_glare`), how many of the middle band's, and which of those
+        places are unlike every colour learnt (``hand_far``)."""
         n = self._slots.shape[0] * self._slots.shape[1]
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
+        arm[np.flatnonzero(arm)[self._glare(canon, self._slots.reshape(-1, 2)[arm])]] = False
         band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         return arm, band, arm & (known.reshape(-1) >= self.config.hand_far)
+
+    def _glare(self, canon: Array, places: Array) -> Array:
+        """Which of ``places`` (N, 2) of the top-down view a lamp's glare whites out: most of
+        the place's middle (GLARE_SHARE of a square half a checker across) clipped white in
+        every channel (GLARE_LEVEL). A glare is the lamp's own white; skin and cloth keep
+        some colour where the light clips them (render rnh2: a desk lamp's hot spot over two
+        places of a clean frame, every channel at 245 or more; a bare arm under the same
+        lamp, clipped in lightness over its places, keeps a saturation of 50 to 80 of 255)."""
+        out = np.zeros(len(places), bool)
+        r = max(1, round(self._layout.checker_px / 4))
+        h, w = canon.shape[:2]
+        for i, (x, y) in enumerate(np.rint(places).astype(int)):
+            patch = canon[max(0, y - r):min(h, y + r + 1), max(0, x - r):min(w, x + r + 1)]
+            if patch.size:
+                out[i] = float((patch.min(axis=2) >= GLARE_LEVEL).mean()) >= GLARE_SHARE
+        return out
 
     def _largest_group(self, places: Array) -> int:
         """The most of ``places`` (flat point-place indices) linked place to place within

@@ -175,6 +175,38 @@ def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
         assert "something over the board (a hand or arm?): 3 places covered" in (obs.reason or "")
 
 
+@pytest.mark.parametrize(("colour", "arm"), [((255, 255, 255), False), ((160, 200, 255), True)])
+def test_a_lamps_glare_over_the_places_flagged_is_no_arm(
+        monkeypatch: pytest.MonkeyPatch, colour: tuple[int, int, int], arm: bool) -> None:
+    """A desk lamp's hot spot whites out a few places, which the network flags (renders
+    rnh2_08, rng0_10: clean frames refused as an arm): every channel clipped there, no
+    colour left. Skin or cloth clipped by the same lamp keeps its colour (rnh2_05's bare
+    arm): the same places, a bright skin colour, are an arm."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    flat = [p * 5 + 1 for p in (8, 9, 10)]  # points 9 to 11, by their bases: an arm's places
+    _flag_arms(monkeypatch, flat)
+    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
+    assert not strict.observe(frame).readable  # flagged, by the frame: an arm
+    at = cv2.perspectiveTransform(vision._slots.reshape(-1, 1, 2)[flat].astype(np.float64),
+                                  np.linalg.inv(vision._h)).reshape(-1, 2)
+    lit = frame.copy()
+    r = int(_checker_width_px(vision) * 0.6)
+    for x, y in at:
+        cv2.circle(lit, (int(x), int(y)), r, colour, -1)
+    obs = strict.observe(lit)
+    assert obs.readable is not arm
+    if arm:
+        assert "hand or arm" in (obs.reason or "")
+
+
+def _checker_width_px(vision: Vision) -> float:
+    """A checker's width in the camera frame of pibg.sim's board (about)."""
+    corners = np.asarray(vision.calibration.corners)
+    return float(np.linalg.norm(corners[1] - corners[0]) / vision.layout.size[0]
+                 * vision.layout.checker_px)
+
+
 @pytest.mark.parametrize(("points", "slots", "arm"), [
     ((9, 11, 17), (3, 3, 2), False),  # scattered over the board: a light's change (rnw1_03)
     ((9, 10, 11), (3, 3, 3), True),   # side by side: an arm
