@@ -27,21 +27,8 @@ import numpy as np
 
 from pibg.exc import BoardNotFoundError
 from pibg.vision import calibrate as K
-from pibg.vision import place_net as PN
 from pibg.vision.calibrate import locate_board
-from pibg.vision.geometry import PROFILES, WHITE_HOMES, Layout, VisionConfig, homography
-
-
-def seen_share(image: np.ndarray, corners: np.ndarray, layout: Layout) -> float:
-    """The most, over White's homes, of the points' places where the place network's
-    checker / no checker is the starting position's."""
-    occupied = K.start_labels(layout.slots_per_point()) != 0
-    best = 0.0
-    for home in WHITE_HOMES:
-        canon = cv2.warpPerspective(image, homography(corners, layout, home), layout.size)
-        seen = PN.read(canon, layout.point_slots(), layout.checker_px).checker > 0
-        best = max(best, float((seen == occupied).mean()))
-    return best
+from pibg.vision.geometry import PROFILES, Layout, VisionConfig
 
 
 def layouts(p: Path, label: np.ndarray, cfg: VisionConfig) -> None:
@@ -61,7 +48,7 @@ def layouts(p: Path, label: np.ndarray, cfg: VisionConfig) -> None:
                             continue
                         err = float(np.linalg.norm(fit[1] - label, axis=1).max())
                         rows.add((fit[0], name, round(err, 1),
-                                  round(seen_share(image, fit[1], Layout(prof)), 3)))
+                                  round(K.start_seen_share(image, fit[1], Layout(prof)), 3)))
     for count, name, err, share in sorted(rows, reverse=True):
         print(f"| {p.stem} | {count} | {name} | {err:.1f} | {share:.3f} |")
 

@@ -735,10 +735,10 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     # 50 of 54 layouts within 30 px of the labelled corners, and 2 of 51 further off, both
     # of another profile matching 24 or fewer: benchmarks/board_finder.py --layouts)
     model = PN.model_path(cfg.place_model)
-    for m, corners, name, count in sorted(fitted, key=lambda t: (-t[3], -t[0])):
-        if model is None or count < cfg.start_most:
-            break
-        if _start_seen(image, corners, Layout(PROFILES[name]), model):
+    likely = sorted((f for f in fitted if f[3] >= cfg.start_most), key=lambda t: (-t[3], -t[0]))
+    for m, corners, name, _ in likely:
+        if model is not None and start_seen_share(image, corners, Layout(PROFILES[name]),
+                                                  model) == 1.0:
             return _refine_corners(corners, margins[name], m)[0], True
     if seen < 12:
         raise BoardNotFoundError(
@@ -749,20 +749,21 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
         "pass --corners 'x,y;x,y;x,y;x,y' (TL;TR;BR;BL)")
 
 
-def _start_seen(image: Array, corners: Array, layout: Layout, model: Path) -> bool:
-    """Whether the place network (``model``) sees a checker at every place of the starting
-    position on the board ``corners`` and ``layout`` make, and at no other, with White's
-    home on any side."""
+def start_seen_share(image: Array, corners: Array, layout: Layout, model: Path = PN.MODEL
+                     ) -> float:
+    """The share of the points' places of the board ``corners`` and ``layout`` make where
+    the place network (``model``) sees a checker exactly where the starting position has
+    one, the most over White's homes (1.0: at every place it fills and at no other)."""
     occupied = start_labels(layout.slots_per_point()) != B.EMPTY
+    best = 0.0
     for home in WHITE_HOMES:
         try:
             canon = cv2.warpPerspective(image, homography(corners, layout, home), layout.size)
         except (cv2.error, np.linalg.LinAlgError):
-            return False
+            return 0.0
         seen = PN.read(canon, layout.point_slots(), layout.checker_px, model).checker > 0
-        if bool(np.array_equal(seen, occupied)):
-            return True
-    return False
+        best = max(best, float((seen == occupied).mean()))
+    return best
 
 
 def _checker_circles(image: Array, strong: int = 100, votes: int = 25,
