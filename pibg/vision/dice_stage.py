@@ -216,11 +216,17 @@ class DiceStage:
                 found, chosen = big, large
                 best = (min(sum(d.flat for d in big), 2), False, 0.0, len(big))
         if len(sizes) > 1 and chosen is not None and sum(d.flat for d in found) < 2:
-            # the network's rescue reads a die of any size: asked only at the size chosen
-            again = _find_dice(canon, die_px=chosen, surface_mask=mask, crop=crop,
-                               nadir=self._nadir, exposure=exposure, spotted=spotted)
-            if sum(d.flat for d in again) > sum(d.flat for d in found):
-                found = again
+            # the network's rescue reads a die of any size, but its face's outline is judged
+            # against the size asked: asked at the size chosen, then at the others while a
+            # die is left unread (small dice whose pips the sim's large size took for one die
+            # not flat: render rnh4_01)
+            for size in [chosen] + [s for s in sizes if s != chosen]:
+                again = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
+                                   nadir=self._nadir, exposure=exposure, spotted=spotted)
+                if sum(d.flat for d in again) > sum(d.flat for d in found):
+                    found = again
+                if sum(d.flat for d in found) >= 2:
+                    break
         if best[0] > 0 and learn:
             self._die_size = (chosen, runs + 1 if chosen == last else 1)
         if bar_mask is not None and chosen is not None and len(found) == 1 and found[0].flat:
