@@ -80,7 +80,15 @@ from pibg.infer import (
     seen_position,
     to_white_points,
 )
-from pibg.match import MatchState, Phase, amendment_text, apply, check_amendment, replay
+from pibg.match import (
+    MatchState,
+    Phase,
+    amendment_text,
+    apply,
+    check_amendment,
+    effective_events,
+    replay,
+)
 from pibg.moves import Dice, Play
 from pibg.observation import BoardObservation, DieRead
 from pibg.position import Color, Position
@@ -661,7 +669,10 @@ def _revised(st: RefereeState, obs: BoardObservation, out: _Out) -> RefereeState
     last = st.events[-1] if st.events else None
     if g is None or g.phase is not Phase.ROLL or not isinstance(last, Moved) or last.illegal:
         return None
-    return _revise(st, len(st.events) - 1, obs, out)
+    # the throws read during the turn too: its dice set otherwise by an undo, the player
+    # plays the throw again (see _same_board_throws)
+    at = len(st.events) - 1
+    return _revise(st, at, obs, out, throws=_throws_read(st, at))
 
 
 def _revised_previous(st: RefereeState, obs: BoardObservation, out: _Out
@@ -685,13 +696,21 @@ def _revised_previous(st: RefereeState, obs: BoardObservation, out: _Out
     assert isinstance(last, Moved)
     if last.illegal or last.player is g.turn:
         return None
-    read: list[Dice] = []  # the throws read during that turn, the last first
-    for e in reversed(st.events[:at]):
+    return _revise(st, at, obs, out, throws=_throws_read(st, at))
+
+
+def _throws_read(st: RefereeState, at: int) -> tuple[Dice, ...]:
+    """The throws read during the turn ``st.events[at]`` (a :class:`Moved`), the last first
+    (over a turn taken back within it: its dice set otherwise by an undo)."""
+    last = st.events[at]
+    assert isinstance(last, Moved)
+    read: list[Dice] = []
+    for e in reversed(effective_events(st.events[:at])):
         if isinstance(e, (Rolled, Reread)) and e.player is last.player:
             read.append(e.dice)
         if isinstance(e, Rolled) or not isinstance(e, (Reread, IllegalFlagged, Corrected)):
             break
-    return _revise(st, at, obs, out, throws=tuple(read))
+    return tuple(read)
 
 
 def _revise(st: RefereeState, at: int, obs: BoardObservation, out: _Out, *,
@@ -1261,8 +1280,13 @@ def _accept_reroll(st: RefereeState, roll: Dice, play: Play, out: _Out, *, flag:
 
 def _undo(st: RefereeState, out: _Out) -> RefereeState:
     last = st.events[-1] if st.events else None
-    if isinstance(last, Moved) and not last.dice_seen and st.alternatives:
+    if isinstance(last, Moved) and st.alternatives:
         return _other_dice(st, last, out)
+    if (isinstance(last, Moved) and last.dice_seen and not last.illegal
+            and not last.flag.startswith(_SET_BY_UNDO)):  # once round them: taken back
+        others = _same_board_throws(st, last)
+        if others:
+            return _other_dice(replace(st, alternatives=others), last, out)
     if not any(isinstance(e, (Moved, Doubled, Took, Dropped, Beavered)) for e in st.events):
         out.say.append("undo: nothing to take back")
         return st
@@ -1278,9 +1302,50 @@ def _undo(st: RefereeState, out: _Out) -> RefereeState:
     return replace(st, acted=None, message=("undone",))
 
 
+#: The flag of a turn recorded again with other dice by undo (:func:`_other_dice`).
+_SET_BY_UNDO = "dice set by undo"
+
+
+def _same_board_throws(st: RefereeState, last: Moved) -> tuple[Dice, ...]:
+    """The throws other than the one read that make the board of ``last`` (the last turn,
+    its dice read from the board) from where it began, while the board still shows it: undo
+    there says the dice were misread (a turn played otherwise is read from the board as it
+    is changed; a four-one bearing two checkers off the ace point read as four-two, golden
+    match m008 through pibg.sim's tournament board). Throws keeping a die of the one read
+    come first, the other die nearest in value first (one die misread); no double for an
+    opening roll; none where the board shows something else or no other throw makes it."""
+    seen = seen_position(st.last_obs, last.player) if st.last_obs is not None else None
+    want = last.play.result
+    if seen is None or (seen.signed(), seen.bar(Color.WHITE), seen.bar(Color.BLACK)) != (
+            want.signed(), want.bar(Color.WHITE), want.bar(Color.BLACK)):
+        return ()
+    back = replay((*st.events, Undone())).game
+    if back is None or back.turn is not last.player:
+        return ()
+    before = back.position.with_turn(last.player)
+    read = (last.dice.high, last.dice.low)
+    thrown = next((e for e in reversed(effective_events(st.events)[:-1])
+                   if isinstance(e, (Rolled, OpeningRoll))), None)
+    found = [Dice(hi, lo) for hi in range(6, 0, -1) for lo in range(hi, 0, -1)
+             if (hi, lo) != read and not (hi == lo and isinstance(thrown, OpeningRoll))
+             and any(p.result == want for p in legal_plays(before, Dice(hi, lo)))]
+
+    def misread(d: Dice) -> tuple[int, int]:
+        """The read's higher die kept first, then its lower, then neither; within each,
+        the other die nearest the one it replaces."""
+        for i, (keep, rest) in enumerate(((read[0], read[1]), (read[1], read[0]))):
+            if keep in (d.high, d.low):
+                other = d.low if d.high == keep else d.high
+                return i, abs(other - rest)
+        return 2, 0
+
+    return tuple(sorted(found, key=misread))
+
+
 def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
-    """Undo on a turn whose dice were inferred, when other throws make the same board: "not
-    those dice". The turn is recorded again with the next of them (the board stands)."""
+    """Undo on a turn whose dice were inferred, or misread (:func:`_same_board_throws`),
+    when other throws make the same board: "not those dice". The turn is recorded again with
+    the next of them (the board stands)."""
     roll, rest = st.alternatives[0], st.alternatives[1:]
     ev = Undone()
     out.events.append(ev)
@@ -1298,7 +1363,7 @@ def _other_dice(st: RefereeState, last: Moved, out: _Out) -> RefereeState:
     g = st.match.game
     assert g is not None
     before = g.position
-    moved = replace(last, dice=roll, flag=f"dice set by undo: {roll.high}-{roll.low}, the "
+    moved = replace(last, dice=roll, flag=f"{_SET_BY_UNDO}: {roll.high}-{roll.low}, the "
                                           f"board unchanged")
     legal = next((p for p in legal_plays(before, roll) if p.result == last.result), None)
     if legal is not None:

@@ -12,7 +12,9 @@ from pibg.events import (
     Moved,
     OpeningRoll,
     Reread,
+    Resigned,
     Rolled,
+    Undone,
 )
 from pibg.match import replay
 from pibg.moves import Dice
@@ -508,3 +510,66 @@ def test_a_question_still_open_when_the_recording_ends_is_settled_and_marked():
     assert res.state.mode is Mode.TO_ROLL
     again = step(res.state, Ended(15))
     assert not again.events and again.state.mode is Mode.TO_ROLL
+
+
+def _black_bears_off_read_as(roll: tuple[int, int]):
+    """Black, four checkers on its 1-point and eleven off, bears two off with a throw read as
+    ``roll``; White's checkers far from home (the game goes on)."""
+    st, _black = _after_opening()
+    signed = [5, 0, 0, 0, 0, 5] + [0] * 6 + [5] + [0] * 11
+    signed[23] = -4  # Black's 1-point
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, off=(0, 11)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand: Black to roll
+    st, _, _ = _feed(st, 10, BoardObservation.exact(signed, off=(0, 11), dice=_dice(*roll)))
+    signed[23] = -2
+    st, evs, _ = _feed(st, 12, BoardObservation.exact(signed, off=(0, 13)))
+    mv = next(e for e in evs if isinstance(e, Moved))
+    assert mv.dice == Dice(*roll) and mv.dice_seen and st.mode is Mode.TO_ROLL
+    return st, mv
+
+
+def test_undo_on_a_turn_whose_board_other_throws_make_sets_its_dice_right():
+    """A 4-1 bearing two checkers off the 1-point read as 4-2 (golden match m008 through
+    pibg.sim's tournament board): undo while the board stands says the dice were misread.
+    The turn is recorded again with the next throw making that board, one die kept first;
+    the side to act is still the opponent's, whose resignation ends the game (undo had
+    given the turn back to the side that moved, who was then taken to resign)."""
+    st, mv = _black_bears_off_read_as((4, 2))
+    res = step(st, Press(14, "undo"))
+    rolls = [e.dice for e in res.events if isinstance(e, (Reread, Moved))]
+    assert rolls[0] == rolls[1] and rolls[0] in (Dice(4, 1), Dice(4, 3))
+    again = next(e for e in res.events if isinstance(e, Moved))
+    assert again.result == mv.result and again.player is Color.BLACK
+    assert res.state.mode is Mode.TO_ROLL
+    res = step(res.state, Press(15, "undo"))  # not those either: the other die next
+    second = next(e for e in res.events if isinstance(e, Moved))
+    assert {rolls[0], second.dice} == {Dice(4, 1), Dice(4, 3)}
+    res = step(res.state, Press(16, "resign_gammon"))
+    assert [(type(e), getattr(e, "player", None)) for e in res.events][:1] == [
+        (Resigned, Color.WHITE)]
+    assert any(isinstance(e, GameEnded) and e.winner is Color.BLACK for e in res.events)
+
+
+def test_undo_on_a_turn_only_its_throw_makes_still_takes_it_back():
+    """A play no other throw makes (8/5 6/5 is a 3-1): undo takes the turn back as before."""
+    st, _black = _after_opening()
+    res = step(st, Press(6, "undo"))
+    assert isinstance(res.events[0], Undone) and res.state.mode is Mode.MOVING
+
+
+def test_a_turn_whose_dice_undo_set_otherwise_is_played_again_with_its_throw():
+    """After undo recorded 24/16 as a 5-3 (the 6-2 read taken for a misreading), the player
+    plays the 6-2 otherwise (24/18 13/11): the turn is recorded again with the throw read."""
+    st, black = _at_black_roll(roll=(6, 2))
+    moved = resolve(black, (6, 2), "24/16").result
+    st, evs, _ = _feed(st, 8, BoardObservation.exact(moved.signed()))
+    assert [str(e.play) for e in evs if isinstance(e, Moved)] == ["24/16"]
+    res = step(st, Press(10, "undo"))
+    assert [e.dice for e in res.events if isinstance(e, Moved)] == [Dice(5, 3)]
+    other = resolve(black, (6, 2), "24/18 13/11").result
+    st, evs, _ = _feed(res.state, 12, BoardObservation.exact(other.signed()))
+    plays = [e for e in evs if isinstance(e, Moved)]
+    assert [(e.dice, str(e.play)) for e in plays] == [(Dice(6, 2), "24/18 13/11")]
+    game = replay(st.events).game
+    assert game is not None and game.turn is Color.WHITE and game.position == other.with_turn(
+        Color.WHITE)
