@@ -19,6 +19,8 @@
         > benchmarks/random_boards/fourteenth.json
     python benchmarks/random_boards/make_spec.py --fifteenth \\
         > benchmarks/random_boards/fifteenth.json
+    python benchmarks/random_boards/make_spec.py --sixteenth \\
+        > benchmarks/random_boards/sixteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -44,8 +46,9 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 ``--twelfth`` (``rnc0`` to ``rnc4``, seeds 7421 to 7425, ``twelfth.json``) after the
 eleventh, ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
 ``thirteenth.json``) after the twelfth, ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
-to 7445, ``fourteenth.json``) after the thirteenth, and ``--fifteenth`` (``rnh0`` to ``rnh4``,
-seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth.
+to 7445, ``fourteenth.json``) after the thirteenth, ``--fifteenth`` (``rnh0`` to ``rnh4``,
+seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, and ``--sixteenth`` (``rni0``
+to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth.
 """
 
 from __future__ import annotations
@@ -161,6 +164,13 @@ FIFTEENTH = [
     (7454, "dim_evening", "v3", 70, 5),
     (7455, "daylight_window", "v3", 74, 7),
 ]
+SIXTEENTH = [
+    (7461, "warm_ceiling", "v3wide", 61, 5),
+    (7462, "desk_lamp", "v3", 69, 4),
+    (7463, "daylight_window", "v3", 65, 6),
+    (7464, "dim_evening", "v3wide", 57, 3),
+    (7465, "warm_ceiling", "v3", 73, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -171,7 +181,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
-        "--fifteenth": (FIFTEENTH, "52", "rnh")}
+        "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni")}
 
 
 def main() -> int:
