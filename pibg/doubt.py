@@ -142,6 +142,11 @@ def _same_throw(a: Dice, b: Dice) -> bool:
     return (a.high, a.low) == (b.high, b.low)
 
 
+def _one_die_of(a: Dice, b: Dice) -> bool:
+    """Whether throw ``a`` is ``b`` with one die read otherwise (a die of each the same)."""
+    return not _same_throw(a, b) and bool({a.high, a.low} & {b.high, b.low})
+
+
 # --- turns settled by the board they lead to ------------------------------------------------
 
 
@@ -195,6 +200,12 @@ def _settle_sure(ev: Evidence, obs: BoardObservation, tables: Tables, known: Pos
               and not passed.turns[0].play.moves else None, 1)]
     if ev.lifted:  # the side on roll was seen to lift dice without moving: a pass, likelier
         plain.reverse()
+    if (passed is None and theirs is not None and len(theirs.turns) == 2 and theirs.path_sure
+            and not theirs.turns[0].play.moves and _one_die_of(theirs.turns[1].roll, sure)):
+        # no story with the sure throw itself: the pass nobody saw, then the opponent's
+        # throw misread by one die (golden match m007 through pibg.sim's tournament board: a
+        # dance unseen, the opponent's 5-1 read as 5-2 and taken for the dancer's)
+        plain.append((theirs, 1))
     for d, turn in plain:
         if d is not None:
             return _adoption(d, ev.dice_reads, reads_turn=turn)

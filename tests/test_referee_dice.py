@@ -16,7 +16,7 @@ from pibg.events import (
     Rolled,
     Undone,
 )
-from pibg.match import replay
+from pibg.match import effective_events, replay
 from pibg.moves import Dice
 from pibg.observation import BoardObservation, DieRead, RegionRead
 from pibg.position import Color, Position
@@ -573,3 +573,31 @@ def test_a_turn_whose_dice_undo_set_otherwise_is_played_again_with_its_throw():
     game = replay(st.events).game
     assert game is not None and game.turn is Color.WHITE and game.position == other.with_turn(
         Color.WHITE)
+
+
+def test_a_dance_nobody_saw_then_the_opponents_throw_misread_by_a_die_is_settled():
+    """Black, on the bar before five made points (only a 2 enters), danced with dice nobody
+    saw; White's 5-1 was read as 5-2 and taken as Black's throw, and White played 8/2, which
+    no 5-2 plays (golden match m007 through pibg.sim's tournament board: flagged "the
+    opponent's checkers were moved", and the play stood). The board settles it: Black's
+    turn passed, White's throw was 5-1, one die misread."""
+    st, _black = _after_opening()  # Black to roll
+    signed = [2, 1, 2, 2, 2, 2, -2, 2, 1, 0, 0, 0, 1, -2, 0, 0, 0, -2, -2, -2, 0, -2, -2, 0]
+    st, _, _ = _feed(st, 6, BoardObservation.exact(signed, bar=(0, 1)))
+    st = step(st, Press(8, "confirm", long=True)).state  # set up by hand, Black to roll
+    assert st.mode is Mode.TO_ROLL
+    st, evs, _ = _feed(st, 10, BoardObservation.exact(signed, bar=(0, 1), dice=_dice(5, 2)))
+    assert [e for e in evs if isinstance(e, Rolled)] == [Rolled(Color.BLACK, Dice(5, 2))]
+    signed[7], signed[1] = 1, 2  # White 8/2
+    st, evs, _ = _feed(st, 12, BoardObservation.exact(signed, bar=(0, 1)))
+    moves = [e for e in effective_events(st.events) if isinstance(e, Moved)]
+    assert [(m.player, m.play.moves == ()) for m in moves[-2:]] == [
+        (Color.BLACK, True), (Color.WHITE, False)]
+    assert str(moves[-1].play) == "8/2" and moves[-1].dice in (Dice(5, 1), Dice(4, 2))
+    assert not any(isinstance(e, IllegalFlagged) for e in evs)
+    assert st.mode is Mode.TO_ROLL
+    # undo offers the other throw that plays 8/2 (a die of the one read kept)
+    res = step(st, Press(14, "undo"))
+    again = [e for e in res.events if isinstance(e, Moved)]
+    assert [str(e.play) for e in again] == ["8/2"]
+    assert {again[0].dice, moves[-1].dice} == {Dice(5, 1), Dice(4, 2)}
