@@ -218,11 +218,18 @@ class DiceStage:
         if len(sizes) > 1 and chosen is not None and sum(d.flat for d in found) < 2:
             # the network's rescue reads a die of any size, but its face's outline is judged
             # against the size asked: asked at the size chosen, then at the others while a
-            # die is left unread (small dice whose pips the sim's large size took for one die
-            # not flat: render rnh4_01)
+            # die is left unread (render rnh4_05: a small one in the open, its outline long
+            # at the sim's large size). At another size, only where no size found a die
+            # not flat: a cocked die's pips read at a small size pass for flat ones (pibg.sim
+            # m010: a cocked 4-2 read as 1-1)
+            cocked = [(d.x, d.y) for _size, got in tried for d in got if not d.flat]
+            reach = max(sizes)
             for size in [chosen] + [s for s in sizes if s != chosen]:
                 again = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
                                    nadir=self._nadir, exposure=exposure, spotted=spotted)
+                if size != chosen:
+                    again = [d for d in again if not any(
+                        math.hypot(d.x - x, d.y - y) < reach for x, y in cocked)]
                 if sum(d.flat for d in again) > sum(d.flat for d in found):
                     found = again
                 if sum(d.flat for d in found) >= 2:

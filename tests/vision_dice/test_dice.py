@@ -318,37 +318,66 @@ def test_vision_reads_real_sized_dice_from_the_camera_frame() -> None:
 
 
 
-def test_the_rescue_is_asked_at_every_die_size_until_both_dice_are_read(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """While the die size is unsettled, a throw whose dice the pip readers leave unread at
-    every size has the network's rescue asked at the size chosen and then at the others: small
-    dice whose pips were read at the sim's large size as one die not flat (render rnh4_01) are
-    read at their own size."""
-    from pibg.observation import DieRead
+def _stage_with(monkeypatch: pytest.MonkeyPatch,
+                find: Callable[..., list[Any]]) -> tuple[Any, Any, list[float]]:
+    """A dice stage of a pibg.sim board whose finder is ``find``, the top-down view of its
+    start, and its die sizes (smallest first)."""
     from pibg.sim import SimScene, render, sim_corners
     from pibg.vision import dice_stage
     from pibg.vision.geometry import START_POINTS
     from pibg.vision.pipeline import Vision
 
     vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
-    stage = vision._dice_stage
-    _tiny, small, large = stage.die_sizes()
+    monkeypatch.setattr(dice_stage, "_find_dice", find)
+    canon = vision.canonical(render(SimScene(START_POINTS)))
+    return vision._dice_stage, canon, vision._dice_stage.die_sizes()
+
+
+def test_the_rescue_is_asked_at_every_die_size_until_both_dice_are_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the die size is unsettled, a throw whose dice the pip readers leave unread at
+    every size has the network's rescue asked at the size chosen (here the one that found
+    dice last) and then at the others: small dice whose outline is long at the sim's large
+    size (render rnh4_05) are read at their own size."""
+    from pibg.observation import DieRead
+
     asked: list[tuple[float, bool]] = []
+    sizes: list[float] = []
 
     def find(canon: Any, *, die_px: float, rescue: bool = True, **kw: Any) -> list[DieRead]:
         asked.append((die_px, rescue))
-        if die_px == large and not rescue:  # a few pips taken for one die, not flat
-            return [DieRead(2, 100.0, 100.0, False, 0.5)]
-        if die_px == small and rescue:  # the rescue reads both dice at their own size
+        if die_px == sizes[1] and rescue:  # the rescue reads both dice at their own size
             return [DieRead(4, 100.0, 100.0, True, 0.9), DieRead(3, 140.0, 100.0, True, 0.9)]
         return []
 
-    monkeypatch.setattr(dice_stage, "_find_dice", find)
-    canon = vision.canonical(render(SimScene(START_POINTS)))
+    stage, canon, got = _stage_with(monkeypatch, find)
+    sizes.extend(got)
+    stage._die_size = (sizes[2], 1)  # the large size found dice last: chosen first
     dice = stage.dice(canon, canonical=True, learn=False)
     assert sorted((d.value, d.flat) for d in dice) == [(3, True), (4, True)]
-    assert (large, True) in asked and (small, True) in asked
+    assert (sizes[2], True) in asked and (sizes[1], True) in asked
 
+
+def test_a_die_found_not_flat_is_not_read_flat_by_the_rescue_at_another_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cocked die judged not flat at the sim's large size: the rescue at a smaller size,
+    which can take its pips for flat ones (pibg.sim m010: a cocked 4-2 read as 1-1), reads
+    no flat die there."""
+    from pibg.observation import DieRead
+
+    sizes: list[float] = []
+
+    def find(canon: Any, *, die_px: float, rescue: bool = True, **kw: Any) -> list[DieRead]:
+        if die_px == sizes[2]:
+            return [DieRead(4, 100.0, 100.0, False, 0.6)]
+        if rescue:  # its pips, at a smaller size: two ones
+            return [DieRead(1, 96.0, 98.0, True, 0.9), DieRead(1, 106.0, 104.0, True, 0.9)]
+        return []
+
+    stage, canon, got = _stage_with(monkeypatch, find)
+    sizes.extend(got)
+    dice = stage.dice(canon, canonical=True, learn=False)
+    assert [(d.value, d.flat) for d in dice] == [(4, False)]
 
 # --- the shared data (skipped where absent) ------------------------------------------------------
 
