@@ -218,10 +218,10 @@ class DiceStage:
         if len(sizes) > 1 and chosen is not None and sum(d.flat for d in found) < 2:
             # the network's rescue reads a die of any size, but its face's outline is judged
             # against the size asked: asked at the size chosen, then at the others while a
-            # die is left unread (render rnh4_05: a small one in the open, its outline long
-            # at the sim's large size). At another size, only where no size found a die
-            # not flat: a cocked die's pips read at a small size pass for flat ones (pibg.sim
-            # m010: a cocked 4-2 read as 1-1)
+            # die is left unread (renders rnh3_02, rnh3_05, rnh3_10, rnh4_04: the tiny size
+            # chosen, one die or none read there, both read by the rescue at their own 0.42).
+            # At another size, only where no size found a die not flat: a cocked die's pips
+            # read at another size pass for flat dice (pibg.sim m010: a cocked 4-2 as 1-1)
             cocked = [(d.x, d.y) for _size, got in tried for d in got if not d.flat]
             reach = max(sizes)
             for size in [chosen] + [s for s in sizes if s != chosen]:

@@ -337,8 +337,8 @@ def test_the_rescue_is_asked_at_every_die_size_until_both_dice_are_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """While the die size is unsettled, a throw whose dice the pip readers leave unread at
     every size has the network's rescue asked at the size chosen (here the one that found
-    dice last) and then at the others: small dice whose outline is long at the sim's large
-    size (render rnh4_05) are read at their own size."""
+    dice last) and then at the others: dice the rescue gives up on at the size chosen
+    (renders rnh3_02 and rnh4_04: the tiny size chosen) are read at their own size."""
     from pibg.observation import DieRead
 
     asked: list[tuple[float, bool]] = []
@@ -360,8 +360,8 @@ def test_the_rescue_is_asked_at_every_die_size_until_both_dice_are_read(
 
 def test_a_die_found_not_flat_is_not_read_flat_by_the_rescue_at_another_size(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cocked die judged not flat at the sim's large size: the rescue at a smaller size,
-    which can take its pips for flat ones (pibg.sim m010: a cocked 4-2 read as 1-1), reads
+    """A cocked die judged not flat at the sim's large size: the rescue at another size,
+    which can take its pips for flat dice (pibg.sim m010: a cocked 4-2 read as 1-1), reads
     no flat die there."""
     from pibg.observation import DieRead
 
