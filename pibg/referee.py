@@ -1284,7 +1284,7 @@ def _undo(st: RefereeState, out: _Out) -> RefereeState:
         return _other_dice(st, last, out)
     if (isinstance(last, Moved) and last.dice_seen and not last.illegal
             and not last.flag.startswith(_SET_BY_UNDO)):  # once round them: taken back
-        others = _same_board_throws(st, last)
+        others = _same_board_throws(st, last, out)
         if others:
             return _other_dice(replace(st, alternatives=others), last, out)
     if not any(isinstance(e, (Moved, Doubled, Took, Dropped, Beavered)) for e in st.events):
@@ -1306,7 +1306,7 @@ def _undo(st: RefereeState, out: _Out) -> RefereeState:
 _SET_BY_UNDO = "dice set by undo"
 
 
-def _same_board_throws(st: RefereeState, last: Moved) -> tuple[Dice, ...]:
+def _same_board_throws(st: RefereeState, last: Moved, out: _Out) -> tuple[Dice, ...]:
     """The throws other than the one read that make the board of ``last`` (the last turn,
     its dice read from the board) from where it began, while the board still shows it: undo
     there says the dice were misread (a turn played otherwise is read from the board as it
@@ -1314,10 +1314,8 @@ def _same_board_throws(st: RefereeState, last: Moved) -> tuple[Dice, ...]:
     match m008 through pibg.sim's tournament board). Throws keeping a die of the one read
     come first, the other die nearest in value first (one die misread); no double for an
     opening roll; none where the board shows something else or no other throw makes it."""
-    seen = seen_position(st.last_obs, last.player) if st.last_obs is not None else None
     want = last.play.result
-    if seen is None or (seen.signed(), seen.bar(Color.WHITE), seen.bar(Color.BLACK)) != (
-            want.signed(), want.bar(Color.WHITE), want.bar(Color.BLACK)):
+    if st.last_obs is None or not _matches(st, st.last_obs, want, out):
         return ()
     back = replay((*st.events, Undone())).game
     if back is None or back.turn is not last.player:
