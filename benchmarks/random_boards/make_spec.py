@@ -21,6 +21,8 @@
         > benchmarks/random_boards/fifteenth.json
     python benchmarks/random_boards/make_spec.py --sixteenth \\
         > benchmarks/random_boards/sixteenth.json
+    python benchmarks/random_boards/make_spec.py --seventeenth \\
+        > benchmarks/random_boards/seventeenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -47,8 +49,10 @@ third, ``--fifth`` (``rnv0`` to ``rnv4``, seeds 7341 to 7345, ``fifth.json``) af
 eleventh, ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
 ``thirteenth.json``) after the twelfth, ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
 to 7445, ``fourteenth.json``) after the thirteenth, ``--fifteenth`` (``rnh0`` to ``rnh4``,
-seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, and ``--sixteenth`` (``rni0``
-to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth.
+seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, ``--sixteenth`` (``rni0``
+to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth, and
+``--seventeenth`` (``rnj0`` to ``rnj4``, seeds 7471 to 7475, ``seventeenth.json``) after the
+sixteenth.
 """
 
 from __future__ import annotations
@@ -171,6 +175,13 @@ SIXTEENTH = [
     (7464, "dim_evening", "v3wide", 57, 3),
     (7465, "warm_ceiling", "v3", 73, 7),
 ]
+SEVENTEENTH = [
+    (7471, "desk_lamp", "v3", 67, 5),
+    (7472, "dim_evening", "v3wide", 62, 7),
+    (7473, "warm_ceiling", "v3wide", 70, 3),
+    (7474, "daylight_window", "v3", 58, 6),
+    (7475, "desk_lamp", "v3wide", 74, 4),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -181,7 +192,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--ninth": (NINTH, "46", "rnz"), "--tenth": (TENTH, "47", "rna"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
-        "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni")}
+        "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
+        "--seventeenth": (SEVENTEENTH, "54", "rnj")}
 
 
 def main() -> int:
