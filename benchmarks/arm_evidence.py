@@ -8,8 +8,8 @@ once. For each frame, as the check sees it: the places the checker-place network
 over (past those that looked like an arm at calibration), the rail samples round the frame
 whose colour changed, and the arm places unlike every colour learnt. Prints how many frames
 of each kind have at least N of each, and the arm frames read as a board with their
-evidence: where the clean frames' column is as high as the missed arms', no threshold on
-that evidence tells them apart.
+evidence, and the clean frames with an arm place unlike every colour: where the clean
+frames' column is as high as the missed arms', no threshold on that evidence tells them apart.
 
     python benchmarks/arm_evidence.py [--nets DIR] [--random-dir DIR ...] [--jobs 2]
 """
@@ -99,6 +99,12 @@ def main() -> int:
         if r["hand"] and r["readable"]:
             print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
                   f"{r['far']} unlike every colour")
+    print("\nclean frames with an arm place unlike every colour:")
+    for r in rows:
+        if not r["hand"] and r["far"]:
+            read = "as a board" if r["readable"] else "refused"
+            print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
+                  f"{r['far']} unlike every colour, read {read}")
     return 0
 
 

@@ -578,6 +578,15 @@ class VisionConfig:
     #: moving from frame to frame lies at the points' tips, in the middle of the board
     #: (render rnu0: 3 to 6 tips flagged in 5 of 11 clean frames, none at a base).
     hand_edge_slots: int = 2
+    #: ... or, where it passes the frame unseen and covers no place by it (a bare arm laid
+    #: across the points' tips, its grey sleeve over a black frame and tray: render rni2_11,
+    #: the frame's colour unchanged), this many of its places are unlike every colour learnt.
+    #: ``benchmarks/arm_evidence.py``: of 862 clean frames (``renders/dev``, ``unseen``, the
+    #: game, the random sets to the thirteenth, at c7210c8) 3 show three such places and none
+    #: five; of 263 (``dev``, ``unseen``, the fifteenth and sixteenth sets) none more than
+    #: two; rnu0's glossy field (``hand_edge_slots``, rendered again) 3, 4 and 4 in three of
+    #: 11. rni2_11's arm shows 10; of all arms, 57 of 87 and 17 of 28 five or more.
+    hand_far_many: int = 7
     #: ... and where the frame changed (a rail place at least), the places it covers lie
     #: together: ``hand_places`` of them (with the middle band's) within ``hand_reach`` point
     #: widths of the next (a place between them may be missed: an arm's light and dark

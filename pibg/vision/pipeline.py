@@ -390,7 +390,8 @@ class Vision:
         looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
         frame changed and those places together (``hand_reach``) or two of them unlike every
         colour learnt (``hand_far``), or, where the arm passed the frame unseen, one of them
-        unlike every colour learnt and one by the frame (``hand_edge_slots``).
+        unlike every colour learnt and one by the frame (``hand_edge_slots``), or many of
+        them unlike every colour learnt (``hand_far_many``).
         A frame the calibration does not fit is told by colour (:meth:`_over`), as without
         the network, where the board's edges are not known (``moved`` None); where they
         are, and fit, most of the frame changed is the light (render rny3: a red frame under
@@ -410,7 +411,8 @@ class Vision:
             together = self._largest_group(np.flatnonzero(arm)) + band >= cfg.hand_places
             arm_over = together or int(far.sum()) >= 2
         else:
-            arm_over = bool(np.any(arm & self._edge_places)) and bool(np.any(far))
+            arm_over = ((bool(np.any(arm & self._edge_places)) and bool(np.any(far)))
+                        or int(far.sum()) >= cfg.hand_far_many)
         if arm_over:
             return BoardObservation.unreadable(
                 f"something over the board (a hand or arm?): {covered} places covered")

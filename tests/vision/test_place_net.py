@@ -175,6 +175,27 @@ def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
         assert "something over the board (a hand or arm?): 3 places covered" in (obs.reason or "")
 
 
+@pytest.mark.parametrize(("points", "arm"), [
+    ((4, 5, 7, 8, 9, 10), False), ((4, 5, 7, 8, 9, 10, 11), True)])
+def test_many_places_unlike_every_colour_are_an_arm_away_from_the_frame(
+        monkeypatch: pytest.MonkeyPatch, points: tuple[int, ...], arm: bool) -> None:
+    """A bare arm laid across the points' tips, its grey sleeve over a black frame and tray
+    (render rni2_11): the board's frame keeps its colour and no place by it is covered, but
+    ten of the places it covers are unlike every colour learnt. Clean frames show at most
+    four such places (benchmarks/arm_evidence.py; render rnu0's glossy field, its sheen over
+    the tips); seven are an arm wherever they lie."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    _flag_arms(monkeypatch, [(p - 1) * 5 + 3 for p in points])  # tips, none by the frame
+    # every place flagged counted as unlike the colours learnt
+    obs = Vision(vision.calibration, config=VisionConfig(hand_far=0.0)).observe(frame)
+    assert obs.readable is not arm
+    if arm:
+        assert "something over the board (a hand or arm?): 7 places covered" in (obs.reason or "")
+    # each like a colour learnt: no arm, however many
+    assert vision.observe(frame).readable
+
+
 @pytest.mark.parametrize(("colour", "arm"), [((255, 255, 255), False), ((160, 200, 255), True)])
 def test_a_lamps_glare_over_the_places_flagged_is_no_arm(
         monkeypatch: pytest.MonkeyPatch, colour: tuple[int, int, int], arm: bool) -> None:
