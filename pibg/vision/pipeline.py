@@ -57,6 +57,10 @@ CUBE_PATCH_PX = 128
 #: (a turned cube, a moved one, a shadow or a die against it changes some pixel by far more).
 CUBE_SAME_PX = 32
 CUBE_SAME = 12.0
+#: Where no face is found in that square, the squares this many checkers up and down the
+#: bar from it are read too: a cube found off its place along the bar's end leaves its face
+#: cut by the square's edge (render rni3_10: found 0.54 of a checker short of its face).
+CUBE_SLIDE = 0.55
 #: A place whose middle is this share or more clipped white (every channel at GLARE_LEVEL or
 #: more) is a lamp's glare, not an arm (:meth:`Vision._glare`).
 GLARE_LEVEL = 245
@@ -648,11 +652,13 @@ class Vision:
         bends): the cube's top face lies parallel to the board, so it is a square there too,
         whatever the camera's slant, only shifted a little from where the cube stands. It
         spans CUBE_PATCH checkers, room for that shift and the step of the search along the
-        bar. While the patch stays as it was (CUBE_SAME), the last reading stands: a still
-        board is not read again frame by frame."""
+        bar. Where no face is found there, the squares CUBE_SLIDE checkers up and down the
+        bar are read. While the patch stays as it was (CUBE_SAME), the last reading stands: a
+        still board is not read again frame by frame."""
         where = at if at is not None else self._layout.cube_places()[cube.owner]
         half = CUBE_PATCH / 2 * self._layout.checker_px
-        patch, _k = self._dice_stage.frame_crop(frame, CUBE_PATCH_PX)(where[0], where[1], half)
+        crop = self._dice_stage.frame_crop(frame, CUBE_PATCH_PX)
+        patch, _k = crop(where[0], where[1], half)
         thumb = cv2.resize(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (CUBE_SAME_PX, CUBE_SAME_PX),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
         last = self._cube_seen
@@ -660,6 +666,11 @@ class Vision:
             value, conf = last[1], last[2]
         else:
             value, conf = C.read_cube_face(patch)
+            for dy in (CUBE_SLIDE, -CUBE_SLIDE):
+                if value is not None:
+                    break
+                y = where[1] + dy * self._layout.checker_px
+                value, conf = C.read_cube_face(crop(where[0], y, half)[0])
             self._cube_seen = (thumb, value, conf)
         if value is None:
             return cube

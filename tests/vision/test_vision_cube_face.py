@@ -11,6 +11,7 @@ import pytest
 
 from pibg.sim import SimScene, render, sim_corners
 from pibg.vision import cube as cube_module
+from pibg.vision import pipeline as pipeline_module
 from pibg.vision.cube import CUBE_FACES, TEMPLATE_FONTS, read_cube_face
 from pibg.vision.geometry import START_POINTS
 from pibg.vision.pipeline import Vision
@@ -237,3 +238,29 @@ def test_a_still_cube_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None
     got = [vision.observe(f).cube for f in (frame, again, turned)]
     assert [None if c is None else c.value for c in got] == [16, 16, 32]
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize(("owner", "slide"), [("white", -0.4), ("black", 0.4)])
+def test_a_cube_found_off_its_face_along_the_bar_is_read(
+        monkeypatch: pytest.MonkeyPatch, owner: str, slide: float) -> None:
+    """The cube found some way up or down the bar from its face (render rni3_10: 0.54 of a
+    checker short of it) leaves the face cut by the square read round it: the squares up and
+    down the bar are read too. (On pibg.sim's board, the place found moved along the bar in
+    tenths of a checker: the face is read over a span of 0.8 to 0.9 of a checker from the
+    one square, at least 1.6 with the squares beside it.)"""
+    vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    frame = render(SimScene(START_POINTS, cube_value=16, cube_owner=owner,  # type: ignore[arg-type]
+                            seed=3))
+    found = pipeline_module.C.find_cube_at
+
+    def off(*args: object, **kwargs: object) -> tuple[object, tuple[float, float]]:
+        cube, (x, y) = found(*args, **kwargs)  # type: ignore[arg-type]
+        return cube, (x, y + slide * vision.layout.checker_px)
+
+    monkeypatch.setattr(pipeline_module.C, "find_cube_at", off)
+    obs = vision.observe(frame)
+    assert obs.cube is not None and (obs.cube.value, obs.cube.owner) == (16, owner)
+    monkeypatch.setattr(pipeline_module, "CUBE_SLIDE", 0.0)
+    vision._cube_seen = None
+    obs = vision.observe(frame)
+    assert obs.cube is not None and obs.cube.value != 16  # the face cut: not read
