@@ -394,8 +394,9 @@ class Vision:
         looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
         frame changed and those places together (``hand_reach``) or two of them unlike every
         colour learnt (``hand_far``), or, where the arm passed the frame unseen, one of them
-        unlike every colour learnt and one by the frame (``hand_edge_slots``), or many of
-        them unlike every colour learnt (``hand_far_many``).
+        unlike every colour learnt and one by the frame (``hand_edge_slots``), that one and
+        ``hand_places`` in all together, or many of them unlike every colour learnt
+        (``hand_far_many``).
         A frame the calibration does not fit is told by colour (:meth:`_over`), as without
         the network, where the board's edges are not known (``moved`` None); where they
         are, and fit, most of the frame changed is the light (render rny3: a red frame under
@@ -415,7 +416,10 @@ class Vision:
             together = self._largest_group(np.flatnonzero(arm)) + band >= cfg.hand_places
             arm_over = together or int(far.sum()) >= 2
         else:
-            arm_over = ((bool(np.any(arm & self._edge_places)) and bool(np.any(far)))
+            edge = np.flatnonzero(arm & self._edge_places)
+            reached = any(self._group_size(np.flatnonzero(arm), int(e)) + band
+                          >= cfg.hand_places for e in edge)
+            arm_over = ((reached and bool(np.any(far)))
                         or int(far.sum()) >= cfg.hand_far_many)
         if arm_over:
             return BoardObservation.unreadable(
@@ -451,6 +455,18 @@ class Vision:
             if patch.size:
                 out[i] = float((patch.min(axis=2) >= GLARE_LEVEL).mean()) >= GLARE_SHARE
         return out
+
+    def _group_size(self, places: Array, start: int) -> int:
+        """How many of ``places`` (flat point-place indices, ``start`` among them) are linked
+        to ``start``, place to place within ``hand_reach`` of each other."""
+        left, todo, size = set(places.tolist()) - {start}, [start], 0
+        while todo:
+            here = todo.pop()
+            size += 1
+            near = [q for q in left if self._near_places[here, q]]
+            left.difference_update(near)
+            todo.extend(near)
+        return size
 
     def _largest_group(self, places: Array) -> int:
         """The most of ``places`` (flat point-place indices) linked place to place within

@@ -175,6 +175,25 @@ def test_flagged_tips_in_the_middle_of_the_board_are_no_arm(
         assert "something over the board (a hand or arm?): 3 places covered" in (obs.reason or "")
 
 
+@pytest.mark.parametrize(("points", "slot", "arm"), [
+    ((1, 8, 14, 18), 4, False),  # tips scattered over the board, one of an end point
+    ((1, 2, 3), 4, True),        # the end point's with two beside it: an arm from the side
+    ((1, 8, 14, 18), 0, False),  # bases, by the frame, but scattered
+])
+def test_an_arm_past_the_frame_unseen_covers_places_together(
+        monkeypatch: pytest.MonkeyPatch, points: tuple[int, ...], slot: int, arm: bool) -> None:
+    """A sheen on a glossy field (render rnj3, random:7474 under daylight: 3 to 5 points'
+    tips flagged in 4 of 12 clean frames, scattered over the board, some of them unlike every
+    colour learnt) flags an end point's place, by the side frame, with the others far from
+    it. An arm that passes the frame unseen covers the place by the frame and others beside
+    it: ``hand_places`` of them together, as where the frame changed."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    _flag_arms(monkeypatch, [(p - 1) * 5 + slot for p in points])
+    obs = Vision(vision.calibration, config=VisionConfig(hand_far=0.0)).observe(frame)
+    assert obs.readable is not arm
+
+
 @pytest.mark.parametrize(("points", "arm"), [
     ((4, 5, 7, 8, 9, 10), False), ((4, 5, 7, 8, 9, 10, 11), True)])
 def test_many_places_unlike_every_colour_are_an_arm_away_from_the_frame(
