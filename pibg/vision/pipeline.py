@@ -412,13 +412,13 @@ class Vision:
         covered = int(arm.sum()) + band
         if covered < cfg.hand_places:
             return None
+        groups = self._groups(np.flatnonzero(arm))
         if rails >= 1:
-            together = self._largest_group(np.flatnonzero(arm)) + band >= cfg.hand_places
+            together = max(map(len, groups), default=0) + band >= cfg.hand_places
             arm_over = together or int(far.sum()) >= 2
         else:
-            edge = np.flatnonzero(arm & self._edge_places)
-            reached = any(self._group_size(np.flatnonzero(arm), int(e)) + band
-                          >= cfg.hand_places for e in edge)
+            edge = set(np.flatnonzero(arm & self._edge_places).tolist())
+            reached = any(len(g) + band >= cfg.hand_places for g in groups if g & edge)
             arm_over = ((reached and bool(np.any(far)))
                         or int(far.sum()) >= cfg.hand_far_many)
         if arm_over:
@@ -456,32 +456,20 @@ class Vision:
                 out[i] = float((patch.min(axis=2) >= GLARE_LEVEL).mean()) >= GLARE_SHARE
         return out
 
-    def _group_size(self, places: Array, start: int) -> int:
-        """How many of ``places`` (flat point-place indices, ``start`` among them) are linked
-        to ``start``, place to place within ``hand_reach`` of each other."""
-        left, todo, size = set(places.tolist()) - {start}, [start], 0
-        while todo:
-            here = todo.pop()
-            size += 1
-            near = [q for q in left if self._near_places[here, q]]
-            left.difference_update(near)
-            todo.extend(near)
-        return size
-
-    def _largest_group(self, places: Array) -> int:
-        """The most of ``places`` (flat point-place indices) linked place to place within
+    def _groups(self, places: Array) -> list[set[int]]:
+        """``places`` (flat point-place indices) in groups, each linked place to place within
         ``hand_reach`` of each other."""
-        left, best = set(places.tolist()), 0
+        left, out = set(places.tolist()), []
         while left:
-            todo, size = [left.pop()], 0
+            todo, group = [left.pop()], set()
             while todo:
                 here = todo.pop()
-                size += 1
+                group.add(here)
                 near = [q for q in left if self._near_places[here, q]]
                 left.difference_update(near)
                 todo.extend(near)
-            best = max(best, size)
-        return best
+            out.append(group)
+        return out
 
     def _observe_shapes(self, canon: Array, frame: Array | None, ii: Array, gain: Array,
                         reading: B.SlotReading, net: PN.PlaceReading) -> BoardObservation:
