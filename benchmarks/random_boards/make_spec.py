@@ -23,6 +23,8 @@
         > benchmarks/random_boards/sixteenth.json
     python benchmarks/random_boards/make_spec.py --seventeenth \\
         > benchmarks/random_boards/seventeenth.json
+    python benchmarks/random_boards/make_spec.py --eighteenth \\
+        > benchmarks/random_boards/eighteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -50,9 +52,10 @@ eleventh, ``--thirteenth`` (``rne0`` to ``rne4``, seeds 7431 to 7435,
 ``thirteenth.json``) after the twelfth, ``--fourteenth`` (``rng0`` to ``rng4``, seeds 7441
 to 7445, ``fourteenth.json``) after the thirteenth, ``--fifteenth`` (``rnh0`` to ``rnh4``,
 seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, ``--sixteenth`` (``rni0``
-to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth, and
+to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth,
 ``--seventeenth`` (``rnj0`` to ``rnj4``, seeds 7471 to 7475, ``seventeenth.json``) after the
-sixteenth.
+sixteenth, and ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
+``eighteenth.json``) after the seventeenth.
 """
 
 from __future__ import annotations
@@ -182,6 +185,13 @@ SEVENTEENTH = [
     (7474, "daylight_window", "v3", 58, 6),
     (7475, "desk_lamp", "v3wide", 74, 4),
 ]
+EIGHTEENTH = [
+    (7481, "dim_evening", "v3", 64, 6),
+    (7482, "daylight_window", "v3wide", 60, 4),
+    (7483, "desk_lamp", "v3", 71, 7),
+    (7484, "warm_ceiling", "v3wide", 56, 5),
+    (7485, "daylight_window", "v3", 76, 3),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -193,7 +203,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
         "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
-        "--seventeenth": (SEVENTEENTH, "54", "rnj")}
+        "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk")}
 
 
 def main() -> int:
