@@ -9,7 +9,8 @@ it finds none). Each tray half is counted alone (``board.tray_count``, the estim
 board's reading then weighs against the rule of 15), rounded, and scored: empty trays read
 empty, piles read to the checker, off by one, worse, and the mean signed error of the piles.
 Beside it, the pile's rims counted one by one (``board.tray_slabs``, which the reading uses to
-tell a pile's length that cannot be trusted): piles whose rims were counted, counted right, and
+tell a pile's length that cannot be trusted, and whose count it then weighs beside the length's):
+piles whose rims were counted, counted right, counted to within ``board.RIMS_SLACK``, and
 empty trays where rims were seen. The checkers' networks play no part (the trays are read by
 their edges and brightness alone).
 """
@@ -55,7 +56,7 @@ def measure(job: tuple[str, str, list[str]]) -> list[Row]:
         _, scale = B.edge_map(cfg, canon)
         for i, colour in enumerate(("white", "black")):
             white = colour == "white"
-            est, _ = B.tray_count(cfg, vision.layout, canon, base[i], white, scale)
+            est = B.tray_count(cfg, vision.layout, canon, base[i], white, scale).est
             rims = B.tray_slabs(cfg, vision.layout, canon, white, scale)
             out.append((Path(f).stem, colour, int((spec.get("off") or {}).get(colour, 0)), est,
                         rims))
@@ -78,9 +79,9 @@ def main() -> int:
     for (_, _, _, group), rows in zip(found, reads, strict=True):
         groups.setdefault(group, []).extend(rows)
     print("| set | empty trays read empty | piles read to the checker | off by one | worse "
-          "| mean error of the piles | piles' rims counted | counted right "
+          "| mean error of the piles | piles' rims counted | counted right | within one "
           "| empty trays with rims |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for group, rows in groups.items():
         empty = [r for r in rows if r[2] == 0]
         piles = [r for r in rows if r[2] > 0]
@@ -90,6 +91,7 @@ def main() -> int:
               f"| {wrong.count(0)} of {len(piles)} | {sum(abs(w) == 1 for w in wrong)} "
               f"| {sum(abs(w) > 1 for w in wrong)} | {mean} "
               f"| {sum(r[4] > 0 for r in piles)} | {sum(r[4] == r[2] for r in piles)} "
+              f"| {sum(r[4] > 0 and abs(r[4] - r[2]) <= B.RIMS_SLACK for r in piles)} "
               f"| {sum(r[4] > 0 for r in empty)} |")
     if args.verbose:
         for rows in reads:

@@ -573,13 +573,15 @@ class Vision:
             bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
-        est_w, conf_w = B.tray_count(cfg, lay, canon, self._tray_bg[0], True, scale)
-        est_b, conf_b = B.tray_count(cfg, lay, canon, self._tray_bg[1], False, scale)
+        tray_w = B.tray_count(cfg, lay, canon, self._tray_bg[0], True, scale)
+        tray_b = B.tray_count(cfg, lay, canon, self._tray_bg[1], False, scale)
+        est_w, conf_w = tray_w[0], tray_w[1]
+        est_b, conf_b = tray_b[0], tray_b[1]
         k = lay.slots_per_point()
         # The whole board at once: 24 points and the bar's two sides (as two short points).
         all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
         jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
-                            {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)})
+                            {B.WHITE: tray_w, B.BLACK: tray_b})
         run, bar_run = jr.run[:24], jr.run[24:]
         if jr.ties:
             # the rule of 15 leaves two readings as likely: a checker hidden or one too many

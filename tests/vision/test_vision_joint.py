@@ -108,6 +108,20 @@ def test_a_trays_pile_may_hold_fewer_than_its_length_says_but_hardly_more() -> N
     assert B.tray_read(1, 0.95) == B.count_read(1, 0.95)
 
 
+def test_a_tray_counted_one_way_by_length_and_another_by_rims_is_settled_by_the_points() -> None:
+    """Render rnj1_08: a dark pile in a dark tray shows its rims and little else, so its
+    length reads none and its rims 15. Black has 6 checkers on the points, one point full:
+    the rule of 15 takes the 9 the rims nearly count as borne off, not as hidden on the full
+    point. With the rims' count left out, the unsure length put them under the full point."""
+    white = {6: 5, 8: 3, 13: 5, 24: 2}
+    black = {19: -1, 20: -5}
+    both = _joint(white | black, ((0.0, 0.9), B.TrayCount(0.0, 0.25, 10.0)))
+    assert both.off == {B.WHITE: 0, B.BLACK: 9} and both.hidden[B.BLACK] == 0
+    assert both.tray_conf[B.BLACK] >= 0.9  # the rule of 15 agrees with the rims' count
+    length = _joint(white | black, ((0.0, 0.9), B.TrayCount(0.0, 0.25)))
+    assert length.off[B.BLACK] == 0 and length.hidden[B.BLACK] == 9
+
+
 def test_a_run_holds_one_colour_so_a_light_empty_place_is_no_second_white_checker() -> None:
     # Point 16 holds one Black checker. Its next place is an empty point of a light colour,
     # which looks like a White checker and shows a little rim (a neighbour's): summed over a
@@ -193,8 +207,9 @@ def test_a_pile_longer_in_rims_than_in_length_leaves_the_tray_unsure(pile: int) 
     empty, layout = _tray_view(24, 0)
     base = B.tray_energy(layout, empty, False, 1.0)
     view, _ = _tray_view(0, pile)
-    est, conf = B.tray_count(cfg, layout, view, base, False, 1.0)
+    est, conf, rims = B.tray_count(cfg, layout, view, base, False, 1.0)
     assert est < pile - 1.5 and conf <= cfg.tray_unsure
+    assert rims is not None and abs(rims - pile) <= 1  # kept beside the length, for the rule of 15
     blind = VisionConfig(tray_slab_disagree=99.0)
     assert B.tray_count(blind, layout, view, base, False, 1.0)[1] >= cfg.tray_clear - 0.1
     # learnt right, the length and the rims agree and the count stays as sure as it was
@@ -212,9 +227,9 @@ def test_a_pile_by_length_with_no_rims_leaves_the_tray_unsure() -> None:
     view = empty.copy()
     x0, y0, x1, _ = (int(v) for v in layout.tray_rect(False))
     view[y0:y0 + int(8 * layout.tray_capacity_px()):2, x0:x1] = 200
-    est, conf = B.tray_count(cfg, layout, view, base, False, 1.0)
+    est, conf, rims = B.tray_count(cfg, layout, view, base, False, 1.0)
     assert est > 5 and B.tray_slabs(cfg, layout, view, False, 1.0) == 0
-    assert conf <= cfg.tray_unsure
+    assert conf <= cfg.tray_unsure and rims is None
 
 
 @pytest.mark.parametrize("pile", [3, 7, 12])
