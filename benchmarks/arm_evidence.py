@@ -6,10 +6,12 @@ calibrated as its players would (``leave_one_out.calibrate_as_user``, ``renders/
 by networks trained without its style where ``--nets`` holds them) and every frame read
 once. For each frame, as the check sees it: the places the checker-place network sees an arm
 over (past those that looked like an arm at calibration), the rail samples round the frame
-whose colour changed, and the arm places unlike every colour learnt. Prints how many frames
-of each kind have at least N of each, and the arm frames read as a board with their
-evidence, and the clean frames with an arm place unlike every colour: where the clean
-frames' column is as high as the missed arms', no threshold on that evidence tells them apart.
+whose colour changed, the arm places unlike every colour learnt, and the places read as
+checkers unlike every colour learnt (``ODD_CHECKER``; the check does not weigh these).
+Prints how many frames of each kind have at least N of each, and the arm frames read as a
+board with their evidence, and the clean frames with an arm place unlike every colour (or
+three checker places so): where the clean frames' column is as high as the missed arms', no
+threshold on that evidence tells them apart.
 
     python benchmarks/arm_evidence.py [--nets DIR] [--random-dir DIR ...] [--jobs 2]
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,10 +42,20 @@ _ARM_PLACES = P.Vision._arm_places
 _RAILS = P.Vision._rails_changed
 
 
+#: A place the network reads as a checker whose colour lies this far from every colour learnt
+#: (``hand_far``'s measure) counts as a checker unlike every colour: an arm the network takes
+#: for checkers (render rnj1_04: a bare arm over points 6 to 9 read as Black's checkers).
+ODD_CHECKER = 40.0
+
+
 def _places_kept(self: P.Vision, canon: Any, reading: Any, net: Any) -> Any:
-    """The arm check's places, their counts kept in ``_SEEN``."""
+    """The arm check's places, their counts kept in ``_SEEN``, and the places read as
+    checkers unlike every colour learnt."""
     arm, band, far = _ARM_PLACES(self, canon, reading, net)
-    _SEEN.update(arm=int(arm.sum()), far=int(far.sum()))
+    n = self._slots.shape[0] * self._slots.shape[1]
+    known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
+    odd = (net.checker[:n] > 0) & (known.reshape(-1) >= ODD_CHECKER)
+    _SEEN.update(arm=int(arm.sum()), far=int(far.sum()), odd=int(odd.sum()))
     return arm, band, far
 
 
@@ -89,7 +102,8 @@ def main() -> int:
         rows = [r for part in pool.map(one, todo) for r in part]
     print("| evidence | at least | arm frames | clean frames |\n|---|---|---|---|")
     for key, what in (("arm", "arm places"), ("rails", "rails changed"),
-                      ("far", "arm places unlike every colour")):
+                      ("far", "arm places unlike every colour"),
+                      ("odd", f"checker places unlike every colour ({ODD_CHECKER:g})")):
         for n in (1, 2, 3, 5):
             got = Counter(r["hand"] for r in rows if r[key] >= n)
             print(f"| {what} | {n} | {got[True]} of {sum(r['hand'] for r in rows)} | "
@@ -98,13 +112,13 @@ def main() -> int:
     for r in rows:
         if r["hand"] and r["readable"]:
             print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
-                  f"{r['far']} unlike every colour")
-    print("\nclean frames with an arm place unlike every colour:")
+                  f"{r['far']} unlike every colour, {r['odd']} checker places so")
+    print("\nclean frames with an arm place unlike every colour, or 3 checker places so:")
     for r in rows:
-        if not r["hand"] and r["far"]:
+        if not r["hand"] and (r["far"] or r["odd"] >= 3):
             read = "as a board" if r["readable"] else "refused"
             print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
-                  f"{r['far']} unlike every colour, read {read}")
+                  f"{r['far']} unlike every colour, {r['odd']} checker places so, read {read}")
     return 0
 
 
