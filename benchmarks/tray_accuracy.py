@@ -10,8 +10,8 @@ board's reading then weighs against the rule of 15), rounded, and scored: empty 
 empty, piles read to the checker, off by one, worse, and the mean signed error of the piles.
 Beside it, the pile's rims counted one by one (``board.tray_slabs``, which the reading uses to
 tell a pile's length that cannot be trusted, and whose count it then weighs beside the length's):
-piles whose rims were counted, counted right, counted to within ``board.RIMS_SLACK``, and
-empty trays where rims were seen. The checkers' networks play no part (the trays are read by
+piles whose rims were counted, counted right, counted to within one, and empty trays where
+rims were seen. The checkers' networks play no part (the trays are read by
 their edges and brightness alone).
 """
 
@@ -91,7 +91,7 @@ def main() -> int:
               f"| {wrong.count(0)} of {len(piles)} | {sum(abs(w) == 1 for w in wrong)} "
               f"| {sum(abs(w) > 1 for w in wrong)} | {mean} "
               f"| {sum(r[4] > 0 for r in piles)} | {sum(r[4] == r[2] for r in piles)} "
-              f"| {sum(r[4] > 0 and abs(r[4] - r[2]) <= B.RIMS_SLACK for r in piles)} "
+              f"| {sum(r[4] > 0 and abs(r[4] - r[2]) <= 1 for r in piles)} "
               f"| {sum(r[4] > 0 for r in empty)} |")
     if args.verbose:
         for rows in reads:

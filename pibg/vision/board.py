@@ -572,8 +572,8 @@ def tray_slabs(cfg: VisionConfig, layout: Layout, canon: Array, white: bool, sca
 
 class TrayCount(NamedTuple):
     """One half of the tray read alone: the pile's estimated number of checkers, how sure
-    (0-1), and the count its rims give where the two disagree (None where they agree or no
-    rims were counted): either may be right, and the rule of 15 chooses."""
+    (0-1), and the count its rims give where its length shows none (None otherwise): either
+    may be right, and the rule of 15 chooses."""
 
     est: float
     conf: float
@@ -592,9 +592,10 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     the whole profile, with no end), else the tray is empty. Without a learnt empty tray (a
     rough calibration) the profile's own lower quintile stands in for it, and the count is
     reported as a guess. The pile's rims counted one by one (:func:`tray_slabs`) check the
-    length: where they count a pile of another length the count is unsure, and theirs is
-    kept beside it (a dark pile in a dark tray shows its rims' light edges, and little else:
-    render rnj1_08, 14 checkers read by their length as none, by their rims as 15).
+    length: where they count a pile of another length the count is unsure, and where the
+    length shows none their count is kept beside it (a dark pile in a dark tray shows its
+    rims' light edges, and little else: render rnj1_08, 14 checkers read by their length as
+    none, by their rims as 15).
     """
     e = tray_energy(layout, canon, white, scale)
     n = min(len(e), len(base))
@@ -635,8 +636,11 @@ def tray_count(cfg: VisionConfig, layout: Layout, canon: Array, base: Array, whi
     if (slabs or est >= cfg.tray_slab_min) and abs(slabs - est) >= cfg.tray_slab_disagree:
         # the pile's length and its rims counted one by one disagree (or a pile's length
         # shows no rims at all): the tray is unsure, and the rule of 15 settles it from the
-        # points, between the two counts where the rims gave one
-        return TrayCount(est, min(conf, cfg.tray_unsure), float(slabs) if slabs else None)
+        # points; where the length shows no checker at all and the rims a pile, between the
+        # two (the length of two piles that disagree is no worse than the rims' count: on
+        # pibg.sim's trays a lone checker shows three rims)
+        other = float(slabs) if slabs and round(est) == 0 else None
+        return TrayCount(est, min(conf, cfg.tray_unsure), other)
     return TrayCount(est, conf)
 
 
@@ -705,19 +709,12 @@ def _option_scores(cum: Array, reading: SlotReading, place_clip: float | None = 
     return out
 
 
-#: The rims of a pile counted one by one (:func:`tray_slabs`) are right to within this many
-#: checkers: the first or last rim's edge is counted or missed (``renders/dev`` and the
-#: fifteenth to seventeenth random sets: 78 of the 80 piles whose rims were counted, counted
-#: to within one; ``benchmarks/tray_accuracy.py``).
-RIMS_SLACK = 1.0
-
-
 def _tray_miss(tray: TrayCount, offs: Array) -> Array:
     """How far (checkers) each count in ``offs`` lies from what the tray shows: from its
-    length's estimate or, nearer, from its rims' count give or take :data:`RIMS_SLACK`."""
+    length's estimate or, nearer, from its rims' count."""
     near = np.abs(offs - tray.est)
     if tray.other is not None:
-        near = np.minimum(near, np.maximum(np.abs(offs - tray.other) - RIMS_SLACK, 0.0))
+        near = np.minimum(near, np.abs(offs - tray.other))
     return np.asarray(near, np.float64)
 
 
@@ -726,8 +723,7 @@ def _tray_terms(cfg: VisionConfig, bar: int, tray: TrayCount, k_full: bool,
     """For first-layer totals F = 0..15 of one colour: the best log-score of the tray and the
     hidden second layer (without a full point nothing can hide), and the tray count giving it
     (0 where the tray is held ``empty``). A tray read two ways (``tray.other``) scores each
-    count by the nearer of the two, the rims' count taken as right to within
-    :data:`RIMS_SLACK`."""
+    count by the nearer of the two."""
     sigma = cfg.tray_sigma / max(tray.conf, 0.2)
     f = np.arange(16)[:, None]
     offs = np.arange(16)[None, :]
@@ -736,9 +732,7 @@ def _tray_terms(cfg: VisionConfig, bar: int, tray: TrayCount, k_full: bool,
     s = -0.5 * (near / sigma) ** 2 - cfg.hidden_cost * hidden
     ok = (hidden >= 0) & ((hidden == 0) | k_full) & ((offs == 0) | (not empty))
     s = np.where(ok, s, _NEG)
-    # of tray counts scoring alike, the largest: checkers a tray's rims show are not taken
-    # as hidden in a second layer, which nothing shows
-    arg = np.asarray(15 - np.argmax(s[:, ::-1], 1), np.int32)
+    arg = np.asarray(np.argmax(s, 1), np.int32)
     best = np.asarray(s[np.arange(16), arg], np.float64)
     return best, arg
 

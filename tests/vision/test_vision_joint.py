@@ -110,16 +110,25 @@ def test_a_trays_pile_may_hold_fewer_than_its_length_says_but_hardly_more() -> N
 
 def test_a_tray_counted_one_way_by_length_and_another_by_rims_is_settled_by_the_points() -> None:
     """Render rnj1_08: a dark pile in a dark tray shows its rims and little else, so its
-    length reads none and its rims 15. Black has 6 checkers on the points, one point full:
-    the rule of 15 takes the 9 the rims nearly count as borne off, not as hidden on the full
-    point. With the rims' count left out, the unsure length put them under the full point."""
+    length reads none and its rims 15. Black has one checker on the points, and point 20's
+    places are unclear (log-odds -1). With the rims' count beside the length the rule of 15
+    puts Black's other 14 in the tray; with the length alone (unsure) it stacked 5 checkers
+    nothing shows on point 20 and hid 9 more under them."""
     white = {6: 5, 8: 3, 13: 5, 24: 2}
-    black = {19: -1, 20: -5}
-    both = _joint(white | black, ((0.0, 0.9), B.TrayCount(0.0, 0.25, 10.0)))
-    assert both.off == {B.WHITE: 0, B.BLACK: 9} and both.hidden[B.BLACK] == 0
-    assert both.tray_conf[B.BLACK] >= 0.9  # the rule of 15 agrees with the rims' count
-    length = _joint(white | black, ((0.0, 0.9), B.TrayCount(0.0, 0.25)))
-    assert length.off[B.BLACK] == 0 and length.hidden[B.BLACK] == 9
+    logits, reading = _evidence(white | {19: -1}, {})
+    logits[19, :] = -1.0
+    reading.d_black[19, :] = 0.0
+    reading.d_white[19, :] = 60.0
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+
+    def joint(black_tray: B.TrayCount) -> B.JointRead:
+        return B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                              {B.WHITE: (0.0, 0.9), B.BLACK: black_tray})
+
+    both = joint(B.TrayCount(0.0, 0.25, 15.0))
+    assert both.off == {B.WHITE: 0, B.BLACK: 14} and both.run[19] == 0
+    length = joint(B.TrayCount(0.0, 0.25))
+    assert length.run[19] == 5 and length.hidden[B.BLACK] == 9
 
 
 def test_a_run_holds_one_colour_so_a_light_empty_place_is_no_second_white_checker() -> None:
@@ -209,13 +218,29 @@ def test_a_pile_longer_in_rims_than_in_length_leaves_the_tray_unsure(pile: int) 
     view, _ = _tray_view(0, pile)
     est, conf, rims = B.tray_count(cfg, layout, view, base, False, 1.0)
     assert est < pile - 1.5 and conf <= cfg.tray_unsure
-    assert rims is not None and abs(rims - pile) <= 1  # kept beside the length, for the rule of 15
+    assert (rims is not None) == (round(est) == 0)  # kept where the length shows none
     blind = VisionConfig(tray_slab_disagree=99.0)
     assert B.tray_count(blind, layout, view, base, False, 1.0)[1] >= cfg.tray_clear - 0.1
     # learnt right, the length and the rims agree and the count stays as sure as it was
     right = B.tray_count(cfg, layout, view, B.tray_energy(layout, _tray_view(0, 0)[0], False,
                                                           1.0), False, 1.0)
     assert abs(right[0] - pile) < cfg.tray_slab_disagree and right[1] > cfg.tray_unsure
+
+
+@pytest.mark.parametrize("pile", [3, 5])
+def test_a_pile_whose_length_shows_none_keeps_its_rims_count(pile: int) -> None:
+    """A pile the length misses whole (here a band of the frame learnt into the empty tray
+    that the pile then fills; render rnj1_08, a dark pile in a dark tray) but whose rims are
+    counted: the count of its rims is kept beside the length's none, for the rule of 15 to
+    choose between. A pile the length does see keeps its length alone."""
+    cfg = VisionConfig()
+    empty, layout = _tray_view(40, 0)
+    base = B.tray_energy(layout, empty, False, 1.0)
+    view, _ = _tray_view(0, pile)
+    est, conf, rims = B.tray_count(cfg, layout, view, base, False, 1.0)
+    assert round(est) == 0 and conf <= cfg.tray_unsure and rims == pile
+    seen, _ = _tray_view(0, 8)
+    assert B.tray_count(cfg, layout, seen, base, False, 1.0).other is None
 
 
 def test_a_pile_by_length_with_no_rims_leaves_the_tray_unsure() -> None:
