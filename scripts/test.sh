@@ -24,4 +24,5 @@ if command -v npm >/dev/null && [ ! -d tests/hw/micropython/node_modules ]; then
 fi
 ruff check pibg tests benchmarks scripts
 mypy
-python -m pytest -q
+# one worker per core, each test file kept on one worker (its module's fixtures run once)
+python -m pytest -q -n auto --dist loadfile
