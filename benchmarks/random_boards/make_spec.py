@@ -25,6 +25,8 @@
         > benchmarks/random_boards/seventeenth.json
     python benchmarks/random_boards/make_spec.py --eighteenth \\
         > benchmarks/random_boards/eighteenth.json
+    python benchmarks/random_boards/make_spec.py --nineteenth \\
+        > benchmarks/random_boards/nineteenth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -54,8 +56,9 @@ to 7445, ``fourteenth.json``) after the thirteenth, ``--fifteenth`` (``rnh0`` to
 seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, ``--sixteenth`` (``rni0``
 to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth,
 ``--seventeenth`` (``rnj0`` to ``rnj4``, seeds 7471 to 7475, ``seventeenth.json``) after the
-sixteenth, and ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
-``eighteenth.json``) after the seventeenth.
+sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
+``eighteenth.json``) after the seventeenth, and ``--nineteenth`` (``rnl0`` to ``rnl4``, seeds
+7491 to 7495, ``nineteenth.json``) after the eighteenth.
 """
 
 from __future__ import annotations
@@ -192,6 +195,13 @@ EIGHTEENTH = [
     (7484, "warm_ceiling", "v3wide", 56, 5),
     (7485, "daylight_window", "v3", 76, 3),
 ]
+NINETEENTH = [
+    (7491, "warm_ceiling", "v3", 68, 4),
+    (7492, "desk_lamp", "v3wide", 58, 6),
+    (7493, "dim_evening", "v3", 75, 5),
+    (7494, "daylight_window", "v3wide", 63, 7),
+    (7495, "desk_lamp", "v3", 61, 3),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -203,7 +213,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--eleventh": (ELEVENTH, "48", "rnb"), "--twelfth": (TWELFTH, "49", "rnc"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
         "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
-        "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk")}
+        "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk"),
+        "--nineteenth": (NINETEENTH, "56", "rnl")}
 
 
 def main() -> int:
