@@ -996,7 +996,7 @@ def _stacked_shares(full: list[int], hidden: int, stacked: Array, run: Array
 TRAY_ALTERNATIVE = (0.05, 0.2)
 
 
-def tray_alternative(jr: JointRead, tray: dict[int, tuple[float, float]]
+def tray_alternative(jr: JointRead, tray: dict[int, TrayCount]
                      ) -> tuple[JointRead, float] | None:
     """The reading with the checkers the points' first layer does not show borne off as far
     as the tray shows them (``tray``: colour -> its own count and confidence, from
@@ -1011,12 +1011,11 @@ def tray_alternative(jr: JointRead, tray: dict[int, tuple[float, float]]
     off, hidden = dict(jr.off), dict(jr.hidden)
     sure = 0.0
     for c in (WHITE, BLACK):
-        est, conf = tray[c][0], tray[c][1]
-        more = min(int(hidden[c]), round(est) - int(off[c]))
+        more = min(int(hidden[c]), round(tray[c].est) - int(off[c]))
         if more > 0:
             off[c] += more
             hidden[c] -= more
-            sure = max(sure, conf)
+            sure = max(sure, tray[c].conf)
     if sure == 0.0:
         return None
     lo, hi = TRAY_ALTERNATIVE

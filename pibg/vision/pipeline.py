@@ -573,15 +573,12 @@ class Vision:
             bar_logits = B.occupancy_logits(cfg, bar_read, grads_bar, cal.bar_ring)
         _bar_run, _bar_colour, bar_cum = B.counts_from_logits(bar_logits, bar_read)
         # Trays.
-        tray_w = B.tray_count(cfg, lay, canon, self._tray_bg[0], True, scale)
-        tray_b = B.tray_count(cfg, lay, canon, self._tray_bg[1], False, scale)
-        est_w, conf_w = tray_w[0], tray_w[1]
-        est_b, conf_b = tray_b[0], tray_b[1]
+        trays = {B.WHITE: B.tray_count(cfg, lay, canon, self._tray_bg[0], True, scale),
+                 B.BLACK: B.tray_count(cfg, lay, canon, self._tray_bg[1], False, scale)}
         k = lay.slots_per_point()
         # The whole board at once: 24 points and the bar's two sides (as two short points).
         all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
-        jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
-                            {B.WHITE: tray_w, B.BLACK: tray_b})
+        jr = B.joint_counts(cfg, all_cum, all_read, {B.WHITE: 0, B.BLACK: 0}, trays)
         run, bar_run = jr.run[:24], jr.run[24:]
         if jr.ties:
             # the rule of 15 leaves two readings as likely: a checker hidden or one too many
@@ -597,14 +594,14 @@ class Vision:
         off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
         # The rule of 15 could only be kept against a clear tray: something hides checkers or
         # shows false ones (an arm, a sleeve): better no reading than a wrong one.
-        for c, est, conf, off in ((B.WHITE, est_w, conf_w, off_w), (B.BLACK, est_b, conf_b, off_b)):
+        for c, off in ((B.WHITE, off_w), (B.BLACK, off_b)):
+            est, conf = trays[c].est, trays[c].conf
             clear = cfg.tray_clear_over if est > off else cfg.tray_clear
             if abs(off - est) > cfg.tray_conflict and conf >= clear:
                 name = "White" if c == B.WHITE else "Black"
                 return BoardObservation.unreadable(
                     f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
                     f"leaves {off} (something over the board?)"), run
-        trays = {B.WHITE: (est_w, conf_w), B.BLACK: (est_b, conf_b)}
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
         if stacked is not None:

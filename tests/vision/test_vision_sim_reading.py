@@ -105,7 +105,7 @@ def test_checkers_a_tray_hides_are_not_put_on_empty_points(
     pts = (2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, 0, 0, 0, 0)
     frame = render(SimScene(pts, off=(9, 9), seed=3))
     assert sim_vision.observe(frame).signed_points() == pts
-    monkeypatch.setattr(B, "tray_count", lambda *a, **k: (0.0, 0.9))
+    monkeypatch.setattr(B, "tray_count", lambda *a, **k: B.TrayCount(0.0, 0.9))
     obs = sim_vision.observe(frame)
     assert not obs.readable and "fewer checkers than a colour's 15" in (obs.reason or "")
 
