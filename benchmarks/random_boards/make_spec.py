@@ -27,6 +27,8 @@
         > benchmarks/random_boards/eighteenth.json
     python benchmarks/random_boards/make_spec.py --nineteenth \\
         > benchmarks/random_boards/nineteenth.json
+    python benchmarks/random_boards/make_spec.py --twentieth \\
+        > benchmarks/random_boards/twentieth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -57,8 +59,9 @@ seeds 7451 to 7455, ``fifteenth.json``) after the fourteenth, ``--sixteenth`` (`
 to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth,
 ``--seventeenth`` (``rnj0`` to ``rnj4``, seeds 7471 to 7475, ``seventeenth.json``) after the
 sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
-``eighteenth.json``) after the seventeenth, and ``--nineteenth`` (``rnl0`` to ``rnl4``, seeds
-7491 to 7495, ``nineteenth.json``) after the eighteenth.
+``eighteenth.json``) after the seventeenth, ``--nineteenth`` (``rnl0`` to ``rnl4``, seeds
+7491 to 7495, ``nineteenth.json``) after the eighteenth, and ``--twentieth`` (``rnm0`` to
+``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth.
 """
 
 from __future__ import annotations
@@ -202,6 +205,13 @@ NINETEENTH = [
     (7494, "daylight_window", "v3wide", 63, 7),
     (7495, "desk_lamp", "v3", 61, 3),
 ]
+TWENTIETH = [
+    (7501, "dim_evening", "v3wide", 66, 5),
+    (7502, "warm_ceiling", "v3", 59, 7),
+    (7503, "daylight_window", "v3", 72, 3),
+    (7504, "desk_lamp", "v3wide", 64, 6),
+    (7505, "dim_evening", "v3", 70, 4),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -214,7 +224,7 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
         "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
         "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk"),
-        "--nineteenth": (NINETEENTH, "56", "rnl")}
+        "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm")}
 
 
 def main() -> int:
