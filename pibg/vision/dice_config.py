@@ -351,6 +351,17 @@ class DiceConfig:
     #: sets (``benchmarks/dice_net_at_truth.py``), yet centred on one pip of a two it reads a
     #: one.
     net_more_pips: float = 0.8
+    #: find_dice: a die read flat within ``lean_reach`` edges of what it may lean on is not
+    #: flat where the die-face network, trained to call a leaning die "no flat die face",
+    #: gives that at least this likelihood (1: never asked). Its pips and outline can pass
+    #: for a flat face: a dark one leaning on a checker, its top pip and a side's pip matched
+    #: whole as a two (render rnk1_06). Of the dice read flat that near on the render sets
+    #: (``renders/dev``, the game, rnu0, the fourteenth to nineteenth random sets), the
+    #: network said so this likely of that one, of a flat four read as a two and of a die
+    #: read where there is none; of no flat die read right. pibg.sim's tournament dice
+    #: leaning on a checker in play read as a roll: 15 of 150 (23 without), the flat ones
+    #: read right as before (``benchmarks/leaning_in_play.py``).
+    net_lean_veto: float = 0.7
     #: find_dice: a candidate in the clear that nothing else reads is a flat die when the
     #: network gives one value at least this likelihood (1: never).
     net_rescue: float = 0.6

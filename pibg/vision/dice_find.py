@@ -1098,10 +1098,21 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # the side a die leaning on the other turns to it shows from that die too, as a
         # pip beside its face towards the leaning one: only a die's own face tells then
         leaning = {i: how for i, how in leaning.items() if how == "face"}
-    found = [dataclasses.replace(d, flat=False) if i in leaning else _more_pips(crop, d, size, cfg)
-             for i, d in enumerate(found)]
+    found = [dataclasses.replace(d, flat=False)
+             if i in leaning or _net_leaning(crop, d, size, room, cfg)
+             else _more_pips(crop, d, size, cfg) for i, d in enumerate(found)]
     found.sort(key=lambda d: -d.confidence)
     return found
+
+
+def _net_leaning(crop: CropFn, d: DieRead, size: float, room: Callable[[float, float], float],
+                 cfg: DiceConfig) -> bool:
+    """Whether the die ``d``, read flat within ``lean_reach`` of what it may lean on, is one
+    the die-face network calls no flat die face at least ``net_lean_veto`` likely: a die
+    leaning there, whose pips and outline passed for a flat face."""
+    if not d.flat or cfg.net_lean_veto >= 1.0 or room(d.x, d.y) >= cfg.lean_reach * size:
+        return False
+    return bool(_net_read(crop, d.x, d.y, size, cfg)[1][NO_DIE] >= cfg.net_lean_veto)
 
 
 def _leans_on(d: DieRead, e: DieRead, size: float, crop: CropFn, cfg: DiceConfig,

@@ -679,3 +679,31 @@ def test_a_face_shortened_towards_what_is_near_is_a_die_leaning_on_it() -> None:
     assert not _shortened_towards(2, fits(0.96, 90.0), scale, size, x, y, room, cfg)
     assert not _shortened_towards(2, fits(1.0, 90.0), scale, size, 90.0, 100.0, room, cfg)
     assert not _shortened_towards(4, fits(1.0, 90.0, 4), scale, size, x, y, room, cfg)
+
+
+def test_a_die_read_flat_by_a_checker_is_not_flat_where_the_network_sees_no_flat_face() -> None:
+    # _net_leaning: the die-face network (trained to call a leaning die "no flat die face")
+    # is asked of a die read flat within lean_reach of what it may lean on. A drawn flat
+    # five there is its five; the bare board read as a die there (pips and outline matched
+    # whole where no flat face is: render rnk1_06's dark die leaning on a checker, its top
+    # pip and a side's pip taken for a two) is no flat die; the same bare place an edge and
+    # more from the checker is not asked.
+    from pibg.vision.dice_find import _net_leaning, _room, view_crop
+
+    cfg = DiceConfig()
+    board = _board()
+    _checker(board, 250, 150, 40, (235, 235, 235))
+    _paste(board, draw_die(5, size=30, angle=10.0, background=BOARD_BGR), 195, 150)
+    mask = np.full(board.shape[:2], 255, np.uint8)
+    cv2.circle(mask, (250, 150), 40, (0,), -1)
+    room, crop, size = _room(mask), view_crop(board), 30.0
+    assert room(195, 150) < cfg.lean_reach * size
+    assert not _net_leaning(crop, DieRead(5, 195.0, 150.0, True, 0.9), size, room, cfg)
+    bare = DieRead(2, 250.0, 95.0, True, 0.8)  # 15 px above the checker: within reach
+    assert room(bare.x, bare.y) < cfg.lean_reach * size
+    assert _net_leaning(crop, bare, size, room, cfg)
+    far = DieRead(2, 80.0, 60.0, True, 0.8)
+    assert room(far.x, far.y) >= cfg.lean_reach * size
+    assert not _net_leaning(crop, far, size, room, cfg)
+    assert not _net_leaning(crop, dataclasses.replace(bare, flat=False), size, room, cfg)
+    assert not _net_leaning(crop, bare, size, room, dataclasses.replace(cfg, net_lean_veto=1.0))
