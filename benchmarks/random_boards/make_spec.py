@@ -29,6 +29,8 @@
         > benchmarks/random_boards/nineteenth.json
     python benchmarks/random_boards/make_spec.py --twentieth \\
         > benchmarks/random_boards/twentieth.json
+    python benchmarks/random_boards/make_spec.py --twenty-first \\
+        > benchmarks/random_boards/twenty_first.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -60,8 +62,10 @@ to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth,
 ``--seventeenth`` (``rnj0`` to ``rnj4``, seeds 7471 to 7475, ``seventeenth.json``) after the
 sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
 ``eighteenth.json``) after the seventeenth, ``--nineteenth`` (``rnl0`` to ``rnl4``, seeds
-7491 to 7495, ``nineteenth.json``) after the eighteenth, and ``--twentieth`` (``rnm0`` to
-``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth.
+7491 to 7495, ``nineteenth.json``) after the eighteenth, ``--twentieth`` (``rnm0`` to
+``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth, and
+``--twenty-first`` (``rnn0`` to ``rnn4``, seeds 7511 to 7515, ``twenty_first.json``) after
+the twentieth.
 """
 
 from __future__ import annotations
@@ -212,6 +216,13 @@ TWENTIETH = [
     (7504, "desk_lamp", "v3wide", 64, 6),
     (7505, "dim_evening", "v3", 70, 4),
 ]
+TWENTY_FIRST = [
+    (7511, "desk_lamp", "v3", 63, 6),
+    (7512, "daylight_window", "v3wide", 69, 4),
+    (7513, "warm_ceiling", "v3", 57, 5),
+    (7514, "dim_evening", "v3wide", 74, 3),
+    (7515, "daylight_window", "v3", 66, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -224,7 +235,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--thirteenth": (THIRTEENTH, "50", "rne"), "--fourteenth": (FOURTEENTH, "51", "rng"),
         "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
         "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk"),
-        "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm")}
+        "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm"),
+        "--twenty-first": (TWENTY_FIRST, "58", "rnn")}
 
 
 def main() -> int:
