@@ -31,6 +31,8 @@
         > benchmarks/random_boards/twentieth.json
     python benchmarks/random_boards/make_spec.py --twenty-first \\
         > benchmarks/random_boards/twenty_first.json
+    python benchmarks/random_boards/make_spec.py --twenty-second \\
+        > benchmarks/random_boards/twenty_second.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -63,9 +65,10 @@ to ``rni4``, seeds 7461 to 7465, ``sixteenth.json``) after the fifteenth,
 sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
 ``eighteenth.json``) after the seventeenth, ``--nineteenth`` (``rnl0`` to ``rnl4``, seeds
 7491 to 7495, ``nineteenth.json``) after the eighteenth, ``--twentieth`` (``rnm0`` to
-``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth, and
+``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth,
 ``--twenty-first`` (``rnn0`` to ``rnn4``, seeds 7511 to 7515, ``twenty_first.json``) after
-the twentieth.
+the twentieth, and ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
+``twenty_second.json``) after the twenty-first.
 """
 
 from __future__ import annotations
@@ -223,6 +226,13 @@ TWENTY_FIRST = [
     (7514, "dim_evening", "v3wide", 74, 3),
     (7515, "daylight_window", "v3", 66, 7),
 ]
+TWENTY_SECOND = [
+    (7521, "warm_ceiling", "v3wide", 67, 4),
+    (7522, "desk_lamp", "v3", 72, 6),
+    (7523, "dim_evening", "v3", 61, 3),
+    (7524, "daylight_window", "v3wide", 58, 5),
+    (7525, "warm_ceiling", "v3", 75, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -236,7 +246,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--fifteenth": (FIFTEENTH, "52", "rnh"), "--sixteenth": (SIXTEENTH, "53", "rni"),
         "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk"),
         "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm"),
-        "--twenty-first": (TWENTY_FIRST, "58", "rnn")}
+        "--twenty-first": (TWENTY_FIRST, "58", "rnn"),
+        "--twenty-second": (TWENTY_SECOND, "59", "rno")}
 
 
 def main() -> int:
