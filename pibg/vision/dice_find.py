@@ -738,13 +738,21 @@ def _net_value(crop: CropFn, x: float, y: float, size: float, value: int, cfg: D
     return best + 1 if p[best] > cfg.net_keep_find * p[value - 1] else value
 
 
-def _more_pips(crop: CropFn, die: DieRead, size: float, cfg: DiceConfig) -> DieRead:
+def _net_look(crop: CropFn, d: DieRead, size: float, cfg: DiceConfig) -> Callable[[], FloatArray]:
+    """The network's likelihoods on the crop round the die ``d`` (:func:`_net_read`), read
+    when first asked for and once only."""
+    return functools.cache(lambda: _net_read(crop, d.x, d.y, size, cfg)[1])
+
+
+def _more_pips(crop: CropFn, die: DieRead, size: float, cfg: DiceConfig,
+               look: Callable[[], FloatArray] | None = None) -> DieRead:
     """``die``, or ``die`` with the higher value the network reads on its face at least
     ``net_more_pips`` likely (see :class:`DiceConfig`); asked of a flat die read as a one,
-    two or three (under ``pips_enough``), where a lost pip leaves too few to tell."""
+    two or three (under ``pips_enough``), where a lost pip leaves too few to tell. ``look``:
+    the network's read round the die, where already made (:func:`_net_look`)."""
     if cfg.net_more_pips >= 1.0 or not die.flat or die.value >= cfg.pips_enough:
         return die
-    _, p = _net_read(crop, die.x, die.y, size, cfg)
+    p = (look or _net_look(crop, die, size, cfg))()
     best = int(np.argmax(p[:NO_DIE]))
     if best + 1 <= die.value and p[best] >= cfg.net_more_pips:
         return die  # one look is sure of no more pips
@@ -1098,21 +1106,24 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # the side a die leaning on the other turns to it shows from that die too, as a
         # pip beside its face towards the leaning one: only a die's own face tells then
         leaning = {i: how for i, how in leaning.items() if how == "face"}
+    looks = [_net_look(crop, d, size, cfg) for d in found]  # one read a die, for both asks
     found = [dataclasses.replace(d, flat=False)
-             if i in leaning or _net_leaning(crop, d, size, room, cfg)
-             else _more_pips(crop, d, size, cfg) for i, d in enumerate(found)]
+             if i in leaning or _net_leaning(crop, d, size, room, cfg, look)
+             else _more_pips(crop, d, size, cfg, look)
+             for i, (d, look) in enumerate(zip(found, looks, strict=True))]
     found.sort(key=lambda d: -d.confidence)
     return found
 
 
 def _net_leaning(crop: CropFn, d: DieRead, size: float, room: Callable[[float, float], float],
-                 cfg: DiceConfig) -> bool:
+                 cfg: DiceConfig, look: Callable[[], FloatArray] | None = None) -> bool:
     """Whether the die ``d``, read flat within ``lean_reach`` of what it may lean on, is one
     the die-face network calls no flat die face at least ``net_lean_veto`` likely: a die
-    leaning there, whose pips and outline passed for a flat face."""
+    leaning there, whose pips and outline passed for a flat face. ``look``: as for
+    :func:`_more_pips`."""
     if not d.flat or cfg.net_lean_veto >= 1.0 or room(d.x, d.y) >= cfg.lean_reach * size:
         return False
-    return bool(_net_read(crop, d.x, d.y, size, cfg)[1][NO_DIE] >= cfg.net_lean_veto)
+    return bool((look or _net_look(crop, d, size, cfg))()[NO_DIE] >= cfg.net_lean_veto)
 
 
 def _leans_on(d: DieRead, e: DieRead, size: float, crop: CropFn, cfg: DiceConfig,
