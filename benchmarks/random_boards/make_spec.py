@@ -33,6 +33,8 @@
         > benchmarks/random_boards/twenty_first.json
     python benchmarks/random_boards/make_spec.py --twenty-second \\
         > benchmarks/random_boards/twenty_second.json
+    python benchmarks/random_boards/make_spec.py --twenty-third \\
+        > benchmarks/random_boards/twenty_third.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -67,8 +69,9 @@ sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
 7491 to 7495, ``nineteenth.json``) after the eighteenth, ``--twentieth`` (``rnm0`` to
 ``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth,
 ``--twenty-first`` (``rnn0`` to ``rnn4``, seeds 7511 to 7515, ``twenty_first.json``) after
-the twentieth, and ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
-``twenty_second.json``) after the twenty-first.
+the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
+``twenty_second.json``) after the twenty-first, and ``--twenty-third`` (``rnp0`` to
+``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second.
 """
 
 from __future__ import annotations
@@ -233,6 +236,13 @@ TWENTY_SECOND = [
     (7524, "daylight_window", "v3wide", 58, 5),
     (7525, "warm_ceiling", "v3", 75, 7),
 ]
+TWENTY_THIRD = [
+    (7531, "daylight_window", "v3", 62, 5),
+    (7532, "dim_evening", "v3wide", 70, 3),
+    (7533, "desk_lamp", "v3", 57, 7),
+    (7534, "warm_ceiling", "v3wide", 73, 6),
+    (7535, "desk_lamp", "v3", 66, 4),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -247,7 +257,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--seventeenth": (SEVENTEENTH, "54", "rnj"), "--eighteenth": (EIGHTEENTH, "55", "rnk"),
         "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm"),
         "--twenty-first": (TWENTY_FIRST, "58", "rnn"),
-        "--twenty-second": (TWENTY_SECOND, "59", "rno")}
+        "--twenty-second": (TWENTY_SECOND, "59", "rno"),
+        "--twenty-third": (TWENTY_THIRD, "60", "rnp")}
 
 
 def main() -> int:
