@@ -35,6 +35,8 @@
         > benchmarks/random_boards/twenty_second.json
     python benchmarks/random_boards/make_spec.py --twenty-third \\
         > benchmarks/random_boards/twenty_third.json
+    python benchmarks/random_boards/make_spec.py --twenty-fourth \\
+        > benchmarks/random_boards/twenty_fourth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -70,8 +72,10 @@ sixteenth, ``--eighteenth`` (``rnk0`` to ``rnk4``, seeds 7481 to 7485,
 ``rnm4``, seeds 7501 to 7505, ``twentieth.json``) after the nineteenth,
 ``--twenty-first`` (``rnn0`` to ``rnn4``, seeds 7511 to 7515, ``twenty_first.json``) after
 the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
-``twenty_second.json``) after the twenty-first, and ``--twenty-third`` (``rnp0`` to
-``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second.
+``twenty_second.json``) after the twenty-first, ``--twenty-third`` (``rnp0`` to
+``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second, and
+``--twenty-fourth`` (``rnq0`` to ``rnq4``, seeds 7541 to 7545, ``twenty_fourth.json``) after
+the twenty-third.
 """
 
 from __future__ import annotations
@@ -243,6 +247,13 @@ TWENTY_THIRD = [
     (7534, "warm_ceiling", "v3wide", 73, 6),
     (7535, "desk_lamp", "v3", 66, 4),
 ]
+TWENTY_FOURTH = [
+    (7541, "warm_ceiling", "v3", 68, 4),
+    (7542, "daylight_window", "v3wide", 61, 6),
+    (7543, "dim_evening", "v3", 74, 5),
+    (7544, "desk_lamp", "v3wide", 65, 3),
+    (7545, "daylight_window", "v3", 59, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -258,7 +269,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--nineteenth": (NINETEENTH, "56", "rnl"), "--twentieth": (TWENTIETH, "57", "rnm"),
         "--twenty-first": (TWENTY_FIRST, "58", "rnn"),
         "--twenty-second": (TWENTY_SECOND, "59", "rno"),
-        "--twenty-third": (TWENTY_THIRD, "60", "rnp")}
+        "--twenty-third": (TWENTY_THIRD, "60", "rnp"),
+        "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq")}
 
 
 def main() -> int:
