@@ -13,7 +13,7 @@ board with their evidence, and the clean frames with an arm place unlike every c
 three checker places so): where the clean frames' column is as high as the missed arms', no
 threshold on that evidence tells them apart.
 
-    python benchmarks/arm_evidence.py [--nets DIR] [--random-dir DIR ...] [--jobs 2]
+    python benchmarks/arm_evidence.py [--nets DIR] [--shipped NET] [--random-dir DIR ...] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def _places_kept(self: P.Vision, canon: Any, reading: Any, net: Any) -> Any:
     n = self._slots.shape[0] * self._slots.shape[1]
     known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
     odd = (net.checker[:n] > 0) & (known.reshape(-1) >= ODD_CHECKER)
-    _SEEN.update(arm=int(arm.sum()), far=int(far.sum()), odd=int(odd.sum()))
+    together = max(map(len, self._groups(np.flatnonzero(arm))), default=0)
+    _SEEN.update(arm=int(arm.sum()), far=int(far.sum()), odd=int(odd.sum()), group=together)
     return arm, band, far
 
 
@@ -89,6 +90,8 @@ def main() -> int:
     L.shared_args(ap)
     ap.add_argument("--nets", type=Path, default=None,
                     help="networks trained without each renders/dev style (leave_one_out.py)")
+    ap.add_argument("--shipped", type=Path, default=None,
+                    help="read the set-ups the shipped network reads with this one instead")
     args = ap.parse_args()
     if not (args.shared / "renders").is_dir():
         print(f"no renders under {args.shared}: give --shared", file=sys.stderr)
@@ -96,23 +99,33 @@ def main() -> int:
     todo = []
     for name, start, rest, _group in L.setups(args.shared, args.random_dir):
         model = L.network_for(name, args.nets)[1] if args.nets is not None else None
+        if L.network_for(name, Path())[1] is None and args.shipped is not None:
+            model = args.shipped
         todo.append((name, str(start), [str(f) for f in rest],
                      str(model) if model is not None and model.is_file() else None))
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = [r for part in pool.map(one, todo) for r in part]
     print("| evidence | at least | arm frames | clean frames |\n|---|---|---|---|")
-    for key, what in (("arm", "arm places"), ("rails", "rails changed"),
+    for key, what in (("arm", "arm places"),
+                      ("group", "arm places together (within hand_reach of the next)"),
+                      ("rails", "rails changed"),
                       ("far", "arm places unlike every colour"),
                       ("odd", f"checker places unlike every colour ({ODD_CHECKER:g})")):
-        for n in (1, 2, 3, 5):
+        for n in (1, 2, 3, 5, 7):
             got = Counter(r["hand"] for r in rows if r[key] >= n)
             print(f"| {what} | {n} | {got[True]} of {sum(r['hand'] for r in rows)} | "
                   f"{got[False]} of {sum(not r['hand'] for r in rows)} |")
     print("\narm frames read as a board:")
     for r in rows:
         if r["hand"] and r["readable"]:
-            print(f"  {r['frame']}: {r['arm']} arm places, {r['rails']} rails changed, "
-                  f"{r['far']} unlike every colour, {r['odd']} checker places so")
+            print(f"  {r['frame']}: {r['arm']} arm places ({r['group']} together), "
+                  f"{r['rails']} rails changed, {r['far']} unlike every colour, {r['odd']} "
+                  f"checker places so")
+    print("\nclean frames refused (an arm, or another reason after the arm check):")
+    for r in rows:
+        if not r["hand"] and not r["readable"]:
+            print(f"  {r['frame']}: {r['arm']} arm places ({r['group']} together), "
+                  f"{r['rails']} rails changed, {r['far']} unlike every colour")
     print("\nclean frames with an arm place unlike every colour, or 3 checker places so:")
     for r in rows:
         if not r["hand"] and (r["far"] or r["odd"] >= 3):

@@ -310,6 +310,10 @@ def main() -> int:
     ap.add_argument("--train", action="store_true",
                     help="make the networks missing from --nets first (needs torch, onnx)")
     ap.add_argument("--only", default="", help="comma-separated set-ups (all by default)")
+    ap.add_argument("--shipped", type=Path, default=None,
+                    help="read the set-ups the shipped network reads with this one instead "
+                         "(a network retrained by scripts/board_net/train.py, measured before "
+                         "it replaces pibg/data/place_net.onnx)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list what each got wrong")
     args = ap.parse_args()
     if not (args.shared / "renders").is_dir():
@@ -328,6 +332,8 @@ def main() -> int:
         if path is not None and not path.exists():
             print(f"{name}: left out, no {path} (run with --train)", file=sys.stderr)
             continue
+        if path is None and args.shipped is not None:
+            path = args.shipped
         jobs.append((name, str(start), [str(f) for f in frames],
                      None if path is None else str(path)))
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
