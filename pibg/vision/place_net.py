@@ -10,7 +10,8 @@ the boards it was trained on: a checker the colour of its point shows by its rim
 Which colour a checker is stays the start frame's business (:mod:`pibg.vision.board`).
 
 The arms it learnt are drawn ones (bands of any colour, shaded like a cylinder, with folds and
-a shadow) laid over crops of the renders: on a board it never saw it may take a plain point for
+a shadow, some of them bare skin grained pixel by pixel, some ending in the crop as a fist
+does) laid over crops of the renders: on a board it never saw it may take a plain point for
 a sleeve, so the places that look like an arm on the empty board at calibration are set aside
 (:func:`arm_like`, ``Calibration.arm_like``).
 
