@@ -279,17 +279,13 @@ def test_boards_nothing_was_tuned_on_read_with_the_network(board: str) -> None:
     # ebony (checkers the colour of their points, daylight changing, two arms) and
     # leatherette (a small board under a wide lens): calibrated from the start frame as a
     # user would (labelled corners standing in for --corners). Every point of every clean
-    # frame read is read, 99 % of its points right (the second-layer checkers a frame cannot
-    # place, a full point's hidden ones, left to the referee's legal plays), every arm is
-    # refused, and at most two clean frames: the network that knows bare, grained skin takes
-    # three and seven places of dev5_03's and dev5_11's orange points, grained by the small
-    # view's noise, for an arm (a frame refused waits for the next; an arm read as a board
-    # would be judged). By colour and rim alone: 89 % of regions, a clean frame refused,
-    # both arms read.
+    # frame is read, 99 % of its points right (the second-layer checkers a frame cannot place,
+    # a full point's hidden ones, left to the referee's legal plays), and every arm is
+    # refused. By colour and rim alone: 89 % of regions, a clean frame refused, both arms read.
     start = UNSEEN / f"{board}_00_start.jpg"
     corners = np.asarray(_labels(start)["gt"]["board_corners"], float)
     vision = Vision.from_start_frame(cv2.imread(str(start)), corners)
-    points_right = points = arms = arms_refused = refused = 0
+    points_right = points = arms = arms_refused = 0
     for path in sorted(UNSEEN.glob(f"{board}_*.jpg")):
         if path == start:
             continue
@@ -299,10 +295,7 @@ def test_boards_nothing_was_tuned_on_read_with_the_network(board: str) -> None:
             arms += 1
             arms_refused += not obs.readable
             continue
-        if not obs.readable:
-            assert "hand or arm" in (obs.reason or ""), f"{path.name}: {obs.reason}"
-            refused += 1
-            continue
+        assert obs.readable, f"{path.name}: {obs.reason}"
         got, want = obs.signed_points(), spec["points"]
         stacked = {i for i, n in enumerate(want) if abs(n) > 5}
         stacked |= {i for i, n in enumerate(got) if abs(n) > 5}
@@ -310,7 +303,6 @@ def test_boards_nothing_was_tuned_on_read_with_the_network(board: str) -> None:
         points_right += sum(g == w or i in stacked
                             for i, (g, w) in enumerate(zip(got, want, strict=True)))
     assert arms_refused == arms
-    assert refused <= 2
     assert points_right >= 0.99 * points
 
 
@@ -329,7 +321,7 @@ def _tiles_read(name: str, model: Path = PN.MODEL) -> PN.PlaceReading:
 def test_a_bare_arm_is_something_over_the_places_it_covers() -> None:
     """Bare, grained skin over the points (renders rnh0_11, rnk3_08, rnj1_04, rnl3_01: arms
     the network trained on drawn sleeves alone took for the empty points below them, 3 of
-    these 30 places flagged, and three of the arms then read as a board) is something over
+    these 30 places flagged, and each of these arms then read as a board) is something over
     the place; the same frames' places far from the arm, checkers and empty points, mostly
     are not (that network flagged none of these 89, the one shipped now 4)."""
     under = _tiles_read("bare_arm_under.png")
