@@ -95,23 +95,28 @@ class PlaceReading:
     stacked: Array
 
 
-def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) -> PlaceReading:
-    """The network's reading of each place (..., 2) of the top-down view ``canon``.
+def tiles(canon: Array, places: Array, checker_px: float) -> Array:
+    """What the network reads at each place (N, 2) of the top-down view ``canon``: the view
+    shrunk once to the network's scale and an ``INPUT``-pixel square cut round each place (one
+    resize, then slices: no warp per place); (N, INPUT, INPUT, 3)."""
+    s = INPUT / (READ_SPAN * checker_px)
+    small = cv2.resize(canon, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    pad = cv2.copyMakeBorder(small, INPUT, INPUT, INPUT, INPUT, cv2.BORDER_CONSTANT)
+    xy = np.rint(np.asarray(places, np.float64) * s - INPUT / 2).astype(np.int64) + INPUT
+    xy[:, 0] = np.clip(xy[:, 0], 0, pad.shape[1] - INPUT)
+    xy[:, 1] = np.clip(xy[:, 1], 0, pad.shape[0] - INPUT)
+    return np.stack([pad[y:y + INPUT, x:x + INPUT] for x, y in xy])
 
-    The view is shrunk once to the network's scale and each crop cut out of it (one
-    resize, then slices: no warp per place)."""
+
+def read(canon: Array, places: Array, checker_px: float, model: Path = MODEL) -> PlaceReading:
+    """The network's reading of each place (..., 2) of the top-down view ``canon``, from
+    the crops :func:`tiles` cuts."""
     shape = np.shape(places)[:-1]
     flat = np.asarray(places, np.float64).reshape(-1, 2)
     if not len(flat):
         return PlaceReading(np.zeros(shape, np.float32), np.zeros(shape, np.float32),
                             np.zeros(shape, np.float32))
-    s = INPUT / (READ_SPAN * checker_px)
-    small = cv2.resize(canon, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    pad = cv2.copyMakeBorder(small, INPUT, INPUT, INPUT, INPUT, cv2.BORDER_CONSTANT)
-    xy = np.rint(flat * s - INPUT / 2).astype(np.int64) + INPUT
-    xy[:, 0] = np.clip(xy[:, 0], 0, pad.shape[1] - INPUT)
-    xy[:, 1] = np.clip(xy[:, 1], 0, pad.shape[0] - INPUT)
-    batch = np.stack([pad[y:y + INPUT, x:x + INPUT] for x, y in xy])
+    batch = tiles(canon, flat, checker_px)
     scores = forward(_net(str(model)), prepare(batch), (3, 4), "checker model", str(model))
     scores -= scores.max(1, keepdims=True)
     logp = scores - np.log(np.exp(scores).sum(1, keepdims=True))

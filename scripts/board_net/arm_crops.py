@@ -15,8 +15,8 @@ OpenCV's 180, saturation 40 to 200, value 90 or more, as the renders' bare arms 
 from it when no skin lies within a checker and a half of it (checkers and empty points
 alike; every third one kept).
 
-Each crop is what the network reads at the place (``place_net.read``: the view shrunk to the
-network's scale, ``INPUT`` pixels a side round the place), laid side by side ``ROW`` to a row:
+Each crop is what the network reads at the place (``place_net.tiles``), laid side by side
+``ROW`` to a row:
 ``place_net.read`` of the image at the tiles' centres, with a checker ``INPUT / READ_SPAN``
 pixels across (the scale 1), reads them as it read the frame.
 """
@@ -33,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pibg.vision.pipeline import Vision
-from pibg.vision.place_net import INPUT, READ_SPAN
+from pibg.vision.place_net import INPUT, tiles
 
 SKIN_LO, SKIN_HI = (0, 40, 90), (25, 200, 255)
 UNDER, FAR = 0.9, 1.5
@@ -55,19 +55,15 @@ def cut(folder: Path, name: str, frame: str) -> tuple[np.ndarray, np.ndarray]:
         middle = skin[d < px / 4]
         under.append(middle.size > 0 and middle.mean() >= UNDER)
         far.append(not skin[d < FAR * px].any())
-    scale = INPUT / (READ_SPAN * px)
-    small = cv2.resize(canon, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    pad = cv2.copyMakeBorder(small, INPUT, INPUT, INPUT, INPUT, cv2.BORDER_CONSTANT)
-    xy = np.rint(places * scale - INPUT / 2).astype(np.int64) + INPUT
-    tiles = np.stack([pad[y:y + INPUT, x:x + INPUT] for x, y in xy])
-    return tiles[np.asarray(under)], tiles[np.asarray(far)][::3]
+    cut = tiles(canon, places, px)
+    return cut[np.asarray(under)], cut[np.asarray(far)][::3]
 
 
-def mosaic(tiles: np.ndarray) -> np.ndarray:
-    """``tiles`` (N, INPUT, INPUT, 3) side by side, ``ROW`` to a row, black after the last."""
-    rows = -(-len(tiles) // ROW)
+def mosaic(batch: np.ndarray) -> np.ndarray:
+    """``batch`` (N, INPUT, INPUT, 3) side by side, ``ROW`` to a row, black after the last."""
+    rows = -(-len(batch) // ROW)
     out = np.zeros((rows * INPUT, ROW * INPUT, 3), np.uint8)
-    for i, t in enumerate(tiles):
+    for i, t in enumerate(batch):
         out[(i // ROW) * INPUT:(i // ROW + 1) * INPUT, (i % ROW) * INPUT:(i % ROW + 1) * INPUT] = t
     return out
 

@@ -81,7 +81,7 @@ def arms(img: torch.Tensor, g: torch.Generator, skin: float = 0.0, ends: float =
     """Lay a drawn arm or sleeve over each crop (N, 3, S, S) in place: a band of any colour,
     any angle and width (one to three checkers), shaded like a cylinder, with a cloth's soft
     folds, soft edges and a shadow on one side. A share ``skin`` of them is bare skin: its
-    surface grained pixel by pixel (a speckle of 4 to 25 % of the light, sharp or softened
+    surface grained pixel by pixel (a speckle of ``GRAIN`` of the light, sharp or softened
     over a pixel or two, as the renders' arms and a small sensor's noise show skin); a share
     ``ends`` ends in the crop, rounded, as a fist or a forearm's end does. Returns which
     crops it covers at the centre."""
