@@ -37,6 +37,8 @@
         > benchmarks/random_boards/twenty_third.json
     python benchmarks/random_boards/make_spec.py --twenty-fourth \\
         > benchmarks/random_boards/twenty_fourth.json
+    python benchmarks/random_boards/make_spec.py --twenty-fifth \\
+        > benchmarks/random_boards/twenty_fifth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -75,7 +77,8 @@ the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
 ``twenty_second.json``) after the twenty-first, ``--twenty-third`` (``rnp0`` to
 ``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second, and
 ``--twenty-fourth`` (``rnq0`` to ``rnq4``, seeds 7541 to 7545, ``twenty_fourth.json``) after
-the twenty-third.
+the twenty-third, and ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
+``twenty_fifth.json``) after the twenty-fourth.
 """
 
 from __future__ import annotations
@@ -254,6 +257,13 @@ TWENTY_FOURTH = [
     (7544, "desk_lamp", "v3wide", 65, 3),
     (7545, "daylight_window", "v3", 59, 7),
 ]
+TWENTY_FIFTH = [
+    (7551, "desk_lamp", "v3", 71, 5),
+    (7552, "warm_ceiling", "v3wide", 60, 4),
+    (7553, "daylight_window", "v3", 64, 6),
+    (7554, "dim_evening", "v3wide", 67, 3),
+    (7555, "warm_ceiling", "v3", 77, 5),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -270,7 +280,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-first": (TWENTY_FIRST, "58", "rnn"),
         "--twenty-second": (TWENTY_SECOND, "59", "rno"),
         "--twenty-third": (TWENTY_THIRD, "60", "rnp"),
-        "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq")}
+        "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq"),
+        "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr")}
 
 
 def main() -> int:
