@@ -291,8 +291,30 @@ def check_place_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> 
     return CheckResult(name, True, f"{path.name}: finds the 30 checkers of a drawn start")
 
 
+def check_cube_model(cfg: Config, *, model: os.PathLike[str] | None = None) -> CheckResult:
+    """The cube-face network ships in the package, loads, and reads a drawn 32."""
+    import cv2
+    import numpy as np
+
+    from pibg.vision import cube
+
+    path = Path(model) if model is not None else cube.CUBE_MODEL
+    fix = "reinstall pibg (pip install --force-reinstall .) to restore pibg/data/cube_net.onnx"
+    patch = np.full((128, 128, 3), 40, np.uint8)
+    cv2.rectangle(patch, (40, 40), (88, 88), (225, 230, 230), -1)
+    cv2.putText(patch, "32", (45, 75), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 2,
+                cv2.LINE_AA)
+    try:
+        value, conf = cube.read_cube_face(patch, path)
+    except PibgError as exc:
+        return CheckResult("cube model", False, str(exc), fix)
+    if value != 32:
+        return CheckResult("cube model", False, f"{path}: reads a drawn 32 as {value}", fix)
+    return CheckResult("cube model", True, f"{path.name}: reads a drawn 32 ({conf:.2f})")
+
+
 DEFAULT_ORDER = ("camera", "buttons", "serial", "calibration", "dice model",
-                 "dice-finding model", "place model", "disk")
+                 "dice-finding model", "place model", "cube model", "disk")
 
 
 def default_probes() -> dict[str, Probe]:
@@ -304,6 +326,7 @@ def default_probes() -> dict[str, Probe]:
         "dice model": check_dice_model,
         "dice-finding model": check_spot_model,
         "place model": check_place_model,
+        "cube model": check_cube_model,
         "disk": check_disk,
     }
 

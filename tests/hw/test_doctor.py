@@ -18,6 +18,7 @@ from pibg.doctor import (
     CheckResult,
     check_calibration,
     check_camera,
+    check_cube_model,
     check_dice_model,
     check_disk,
     check_pins,
@@ -63,6 +64,7 @@ def test_all_good(tmp_path: Path, mock_factory: MockFactory) -> None:
         "dice model",
         "dice-finding model",
         "place model",
+        "cube model",
         "disk",
     ]
     assert "✓ camera       folder: got a 64x48 frame" in report
@@ -130,7 +132,7 @@ def test_bad_config_and_crashing_probe(tmp_path: Path) -> None:
     results = run_checks(
         bad, probes={"camera": boom, "buttons": ok, "serial": ok, "calibration": ok,
                      "dice model": ok, "dice-finding model": ok, "place model": ok,
-                     "disk": ok}
+                     "cube model": ok, "disk": ok}
     )
     assert not results[0].ok and "'sorce'" in results[0].detail
     assert not results[1].ok and "check crashed: RuntimeError: probe bug" in results[1].detail
@@ -142,7 +144,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.count("✓") == 7 and "serial" not in out
+    assert out.count("✓") == 8 and "serial" not in out
     (tmp_path / "cal.json").unlink()
     assert main(["doctor", "--config", str(path), "--skip", "buttons", "--skip", "serial"]) == 1
     assert "✗ calibration" in capsys.readouterr().out
@@ -152,6 +154,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (check_dice_model, "dice_net.onnx", "reads a drawn five"),
     (check_spot_model, "dice_spot_net.onnx", "finds a drawn die"),
     (check_place_model, "place_net.onnx", "finds the 30 checkers"),
+    (check_cube_model, "cube_net.onnx", "reads a drawn 32"),
 ])
 def test_network_checks(check: Callable[..., CheckResult], name: str, works: str,
                         tmp_path: Path) -> None:
@@ -174,6 +177,8 @@ def test_a_network_in_another_ones_place_is_named_not_crashed_on() -> None:
     swapped = check_place_model(Config(), model=dice_net.MODEL)
     assert not swapped.ok and "gives 7 scores a crop, not 3" in swapped.detail
     swapped = check_dice_model(Config(), model=place_net.MODEL)
+    assert not swapped.ok and "gives 3 scores a crop, not 7" in swapped.detail
+    swapped = check_cube_model(Config(), model=place_net.MODEL)
     assert not swapped.ok and "gives 3 scores a crop, not 7" in swapped.detail
     swapped = check_spot_model(Config(), model=dice_net.MODEL)
     assert not swapped.ok and "does not map a whole view to its dice" in swapped.detail
