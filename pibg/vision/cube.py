@@ -8,7 +8,7 @@ which of the three places something stands out from the bar round it the way the
 
 A centred cube is reported as 1 (it shows its 64 face, and nobody has doubled yet); an owned
 one as 2 with low confidence, and :func:`read_cube_face` reads its number where the pipeline
-has the camera frame (``Vision._cube_value``) with a small network trained on drawn cubes
+has the camera frame (``Vision._number_at``) with a small network trained on drawn cubes
 (``pibg/data/cube_net.onnx``, ``scripts/cube_net/train.py``).
 """
 
@@ -24,7 +24,8 @@ from pibg.observation import CubeRead, Owner
 from pibg.vision.geometry import Array, Layout, VisionConfig
 from pibg.vision.onnx import forward, load_onnx
 
-_OWNERS: tuple[Owner, Owner, Owner] = ("center", "white", "black")
+#: The cube's three places: the middle of the bar, and its ends on each owner's side.
+OWNERS: tuple[Owner, Owner, Owner] = ("center", "white", "black")
 
 
 def sample_box(img: Array, x: float, y: float, r: int) -> Array:
@@ -111,7 +112,7 @@ def locate(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     # it wherever the sample sits on it.
     along = {"center": (-1.0, 1.0), "white": (-1.0,), "black": (1.0,)}
     scores: list[tuple[float, tuple[float, float]]] = []
-    for owner in _OWNERS:
+    for owner in OWNERS:
         x, y = places[owner]
         ys = np.clip(y + dys, top, bottom)
         xs = np.full_like(ys, x)
@@ -150,7 +151,7 @@ def find_cube_at(cfg: VisionConfig, layout: Layout, img: Array, cube_bg: Array,
     at = found[i][1]
     if scores[i] < -cfg.cube_absent:
         return None, at
-    owner = _OWNERS[i]
+    owner = OWNERS[i]
     s = np.asarray(scores)
     others = np.delete(s, i)
     margin = float(s[i] - max(others.max(), 0.0))

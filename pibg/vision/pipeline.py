@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from pibg.exc import VisionError
-from pibg.observation import BoardObservation, CubeRead, RegionRead
+from pibg.observation import BoardObservation, CubeRead, Owner, RegionRead
 from pibg.vision import board as B
 from pibg.vision import cube as C
 from pibg.vision import fit as F
@@ -129,8 +129,9 @@ class Vision:
         # calibrations written before they were kept, or for another view's size)
         ref = F.decode(cal.edges)
         self._edges = ref if ref.shape == (h // F.CELL, w // F.CELL) else None
-        # The owned cube's last reading: (patch shrunk, value, confidence); see _cube_value.
-        self._cube_seen: tuple[Array, int | None, float] | None = None
+        # The cube's last reading at each of its places: (patch shrunk, value, confidence);
+        # see _number_at.
+        self._cube_seen: dict[str, tuple[Array, int | None, float]] = {}
         # the board as the camera sees it since it moved a little (see observe), if it did
         self._followed: Vision | None = None
         # Light is compared per quadrant of the board (left/right half, near/far side).
@@ -631,8 +632,8 @@ class Vision:
             again = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii, on_bar)
             if again[0] is not None:
                 cube, cube_at = again
-        if cube is not None and cube.owner != "center" and frame is not None:
-            cube = self._cube_value(frame, cube, cube_at)
+        if cube is not None and frame is not None:
+            cube, cube_at = self._cube_by_number(frame, cube, cube_at)
         dice = (self._dice_stage.read(canon, frame, run, bar_run, cube_at, gain)
                 if self.read_dice else ())
         return BoardObservation(
@@ -645,10 +646,36 @@ class Vision:
             cube=cube,
         ), run
 
-    def _cube_value(self, frame: Array, cube: CubeRead, at: tuple[float, float] | None = None
-                    ) -> CubeRead:
-        """Read the owned cube's number from the camera frame (sharper than the top view),
-        round where it was seen (canonical ``at``; else its owner's place).
+    def _cube_by_number(self, frame: Array, cube: CubeRead, at: tuple[float, float]
+                        ) -> tuple[CubeRead, tuple[float, float]]:
+        """The cube ``cube`` found by colour at ``at`` (canonical), with its number read from
+        the camera frame; and where the cube-face network reads no number there, the cube
+        where it reads one: at the one other place of the three showing a number (a centred
+        cube shows its 64), else as colour found it.
+
+        Colour compares the cube with the bar beside it as learnt at calibration; a light
+        that changed since, or a bar much like the cube, moves it to another place (renders
+        rnn2_09 and rnn3_11: a centred cube read as owned, the network reading a number in the
+        middle and none at the ends; rnr1: the same under a light that changes colour)."""
+        value, conf = self._number_at(frame, cube.owner, at)
+        if value is None:
+            places = self._layout.cube_places()
+            others: tuple[Owner, ...] = tuple(o for o in C.OWNERS if o != cube.owner)
+            found = [(owner, *self._number_at(frame, owner, places[owner])) for owner in others]
+            shown = [f for f in found if f[1] is not None]
+            if len(shown) != 1:
+                return cube, at
+            owner, value, conf = shown[0]
+            cube, at = CubeRead(1 if owner == "center" else 2, owner, 0.5), places[owner]
+        if cube.owner == "center" or value is None:
+            return cube, at
+        return CubeRead(value, cube.owner, min(cube.confidence * 3.0, 1.0) * conf), at
+
+    def _number_at(self, frame: Array, owner: str, where: tuple[float, float]
+                   ) -> tuple[int | None, float]:
+        """The cube's number read from the camera frame (sharper than the top view) round
+        ``where`` (canonical), its place ``owner``'s: the number and the network's
+        confidence, or (None, 0) where it reads none.
 
         The patch is a square of the top-down view cut from the camera frame
         (:meth:`~pibg.vision.dice_stage.DiceStage.frame_crop`, through the lens model when it
@@ -656,28 +683,24 @@ class Vision:
         whatever the camera's slant, only shifted a little from where the cube stands. It
         spans CUBE_PATCH checkers, room for that shift and the step of the search along the
         bar. Where no face is found there, the squares CUBE_SLIDE checkers up and down the
-        bar are read. While the patch stays as it was (CUBE_SAME), the last reading stands: a
-        still board is not read again frame by frame."""
-        where = at if at is not None else self._layout.cube_places()[cube.owner]
+        bar are read. While a place's patch stays as it was (CUBE_SAME), its last reading
+        stands: a still board is not read again frame by frame."""
         half = CUBE_PATCH / 2 * self._layout.checker_px
         crop = self._dice_stage.frame_crop(frame, CUBE_PATCH_PX)
         patch, _k = crop(where[0], where[1], half)
         thumb = cv2.resize(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (CUBE_SAME_PX, CUBE_SAME_PX),
                            interpolation=cv2.INTER_AREA).astype(np.float32)
-        last = self._cube_seen
+        last = self._cube_seen.get(owner)
         if last is not None and float(np.abs(thumb - last[0]).max()) <= CUBE_SAME:
-            value, conf = last[1], last[2]
-        else:
-            value, conf = C.read_cube_face(patch)
-            for dy in (CUBE_SLIDE, -CUBE_SLIDE):
-                if value is not None:
-                    break
-                y = where[1] + dy * self._layout.checker_px
-                value, conf = C.read_cube_face(crop(where[0], y, half)[0])
-            self._cube_seen = (thumb, value, conf)
-        if value is None:
-            return cube
-        return CubeRead(value, cube.owner, min(cube.confidence * 3.0, 1.0) * conf)
+            return last[1], last[2]
+        value, conf = C.read_cube_face(patch)
+        for dy in (CUBE_SLIDE, -CUBE_SLIDE):
+            if value is not None:
+                break
+            y = where[1] + dy * self._layout.checker_px
+            value, conf = C.read_cube_face(crop(where[0], y, half)[0])
+        self._cube_seen[owner] = (thumb, value, conf)
+        return value, conf
 
     def _rails_changed(self, img: Array, gain: Array, ii: Array) -> int:
         cal, lay = self.calibration, self._layout

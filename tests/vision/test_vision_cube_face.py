@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from pibg.exc import VisionError
+from pibg.observation import CubeRead
 from pibg.sim import SimScene, render, sim_corners
 from pibg.vision import cube as cube_module
 from pibg.vision import pipeline as pipeline_module
@@ -268,7 +269,7 @@ def test_a_cube_found_off_its_face_along_the_bar_is_read(
     obs = vision.observe(frame)
     assert obs.cube is not None and (obs.cube.value, obs.cube.owner) == (16, owner)
     monkeypatch.setattr(pipeline_module, "CUBE_SLIDE", 0.0)
-    vision._cube_seen = None
+    vision._cube_seen = {}
     obs = vision.observe(frame)
     assert obs.cube is not None and obs.cube.value != 16  # the face cut: not read
 
@@ -301,3 +302,20 @@ def test_no_number_where_the_network_finds_none(monkeypatch: pytest.MonkeyPatch)
 def test_a_missing_cube_model_says_how_to_mend_it(tmp_path: Path) -> None:
     with pytest.raises(VisionError, match=r"cube-face model .* is missing: reinstall pibg"):
         read_cube_face(np.full((128, 128, 3), 90, np.uint8), tmp_path / "none.onnx")
+
+
+@pytest.mark.parametrize(("owner", "value", "colour_says"), [
+    ("center", 1, "white"), ("black", 16, "center"), ("white", 8, "black")])
+def test_the_cube_is_where_its_number_is_read(monkeypatch: pytest.MonkeyPatch, owner: str,
+                                              value: int, colour_says: str) -> None:
+    """Colour puts the cube at the wrong place of the three (a light changed since
+    calibration, render rnr1; rnn2_09): the network reads no number there, and one at the
+    cube's true place (a centred cube shows its 64), where the cube is then read."""
+    vision = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners())
+    frame = render(SimScene(START_POINTS, cube_value=value,
+                            cube_owner=owner, seed=3))  # type: ignore[arg-type]
+    lie = CubeRead(1 if colour_says == "center" else 2, colour_says, 0.5)  # type: ignore[arg-type]
+    monkeypatch.setattr(pipeline_module.C, "find_cube_at",
+                        lambda *_a, **_k: (lie, vision.layout.cube_places()[colour_says]))
+    obs = vision.observe(frame)
+    assert obs.cube is not None and (obs.cube.value, obs.cube.owner) == (value, owner)
