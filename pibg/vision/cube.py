@@ -22,7 +22,7 @@ import numpy as np
 
 from pibg.observation import CubeRead, Owner
 from pibg.vision.geometry import Array, Layout, VisionConfig
-from pibg.vision.onnx import forward, load_onnx
+from pibg.vision.onnx import forward, load_onnx, probabilities, standardised
 
 #: The cube's three places: the middle of the bar, and its ends on each owner's side.
 OWNERS: tuple[Owner, Owner, Owner] = ("center", "white", "black")
@@ -203,17 +203,8 @@ def read_cube_face(patch: Array, model: Path | None = None) -> tuple[int | None,
 
 def net_input(batch: Array) -> Array:
     """Patches (N, s, s, 3) uint8 -> the cube-face network's input (N, 3, NET_INPUT,
-    NET_INPUT) float32: each shrunk to NET_INPUT pixels, its channels centred on its mean and
-    scaled by its spread (the light's level and contrast drop out)."""
-    batch = np.asarray(batch)
-    if batch.shape[1] != NET_INPUT:
-        batch = np.stack([cv2.resize(p, (NET_INPUT, NET_INPUT), interpolation=cv2.INTER_AREA)
-                          for p in batch])
-    x = batch.astype(np.float32) / 255.0
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
-    x = (x - mean) / (std + 0.02)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+    NET_INPUT) float32 (:func:`~pibg.vision.onnx.standardised`)."""
+    return standardised(batch, NET_INPUT)
 
 
 def net_probabilities(patch: Array, model: Path = CUBE_MODEL) -> Array:
@@ -226,7 +217,4 @@ def net_probabilities(patch: Array, model: Path = CUBE_MODEL) -> Array:
     turns = np.ascontiguousarray(np.concatenate([np.rot90(x, k, (2, 3)) for k in range(4)]))
     net = load_onnx(str(model), _NET_WHAT, "scripts/cube_net/train.py")
     scores = forward(net, turns, len(CUBE_FACES) + 1, _NET_WHAT, str(model))
-    scores -= scores.max(1, keepdims=True)
-    p = np.exp(scores)
-    p /= p.sum(1, keepdims=True)
-    return np.asarray(p.mean(0))
+    return np.asarray(probabilities(scores).mean(0))

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from pibg.vision.dice_config import FloatArray, Image
-from pibg.vision.onnx import forward, load_onnx
+from pibg.vision.onnx import forward, load_onnx, probabilities
 
 #: The crop's side the network reads, in pixels.
 INPUT = 40
@@ -71,9 +71,8 @@ def face_probabilities(patches: list[Image], model: Path = MODEL, turns: int = 1
     x = np.stack([prepare(p) for p in patches])
     total = np.zeros((len(patches), 7), np.float64)
     for k in range(turns):
-        logits = forward(net, np.rot90(x, k, (2, 3)), 7, "dice model", str(model))
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        total += e / e.sum(axis=1, keepdims=True)
+        total += probabilities(forward(net, np.rot90(x, k, (2, 3)), 7, "dice model",
+                                       str(model)))
     return total / turns
 
 

@@ -1,5 +1,7 @@
-"""Loading the small ONNX networks pibg ships (the die faces, the checker places) into OpenCV's
-``dnn`` module, once each, with a one-line error that says how to mend a missing or broken one."""
+"""Loading the small ONNX networks pibg ships (the die faces, the checker places, the cube's
+face) into OpenCV's ``dnn`` module, once each, with a one-line error that says how to mend a
+missing or broken one; the input the crop networks share, and their scores as
+probabilities."""
 
 from __future__ import annotations
 
@@ -52,3 +54,25 @@ def forward(net: cv2.dnn.Net, batch: Array, classes: int | tuple[int, ...], what
                           f"{' or '.join(map(str, widths))}: it is another network; "
                           "reinstall pibg")
     return out.reshape(len(batch), width)
+
+
+def standardised(batch: Array, side: int) -> Array:
+    """Crops (N, s, s, 3) uint8 -> a network's input (N, 3, side, side) float32: each crop
+    shrunk to ``side`` pixels, its channels centred on the crop's mean and scaled by its
+    spread (the light's level and contrast drop out)."""
+    batch = np.asarray(batch)
+    n, s = batch.shape[0], batch.shape[1]
+    if s != side:
+        batch = np.stack([cv2.resize(c, (side, side), interpolation=cv2.INTER_AREA)
+                          for c in batch]) if n else np.zeros((0, side, side, 3), np.uint8)
+    x = batch.astype(np.float32) / 255.0
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 0.02)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def probabilities(scores: Array) -> Array:
+    """A network's scores (N, K) as probabilities over the K classes (a softmax per row)."""
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True))

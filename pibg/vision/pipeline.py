@@ -131,7 +131,7 @@ class Vision:
         self._edges = ref if ref.shape == (h // F.CELL, w // F.CELL) else None
         # The cube's last reading at each of its places: (patch shrunk, value, confidence);
         # see _number_at.
-        self._cube_seen: dict[str, tuple[Array, int | None, float]] = {}
+        self._cube_seen: dict[Owner, tuple[Array, int | None, float]] = {}
         # the board as the camera sees it since it moved a little (see observe), if it did
         self._followed: Vision | None = None
         # Light is compared per quadrant of the board (left/right half, near/far side).
@@ -671,7 +671,7 @@ class Vision:
             return cube, at
         return CubeRead(value, cube.owner, min(cube.confidence * 3.0, 1.0) * conf), at
 
-    def _number_at(self, frame: Array, owner: str, where: tuple[float, float]
+    def _number_at(self, frame: Array, owner: Owner, where: tuple[float, float]
                    ) -> tuple[int | None, float]:
         """The cube's number read from the camera frame (sharper than the top view) round
         ``where`` (canonical), its place ``owner``'s: the number and the network's

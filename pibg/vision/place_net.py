@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from pibg.vision.geometry import Array
-from pibg.vision.onnx import forward, load_onnx
+from pibg.vision.onnx import forward, load_onnx, standardised
 
 #: Side in pixels of the crops kept for training, and the checker widths they cover.
 SIDE, SPAN = 48, 1.9
@@ -69,15 +69,7 @@ def centre(batch: Array) -> Array:
 def prepare(batch: Array) -> Array:
     """Crops (N, s, s, 3) uint8 -> the network's input (N, 3, INPUT, INPUT) float32: each
     crop's channels centred on the crop's mean and scaled by its spread."""
-    n, s = batch.shape[0], batch.shape[1]
-    if s != INPUT:
-        batch = np.stack([cv2.resize(c, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
-                          for c in batch]) if n else np.zeros((0, INPUT, INPUT, 3), np.uint8)
-    x = batch.astype(np.float32) / 255.0
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
-    x = (x - mean) / (std + 0.02)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+    return standardised(batch, INPUT)
 
 
 def _net(path: str) -> cv2.dnn.Net:
