@@ -39,6 +39,8 @@
         > benchmarks/random_boards/twenty_fourth.json
     python benchmarks/random_boards/make_spec.py --twenty-fifth \\
         > benchmarks/random_boards/twenty_fifth.json
+    python benchmarks/random_boards/make_spec.py --twenty-sixth \\
+        > benchmarks/random_boards/twenty_sixth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -77,8 +79,9 @@ the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
 ``twenty_second.json``) after the twenty-first, ``--twenty-third`` (``rnp0`` to
 ``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second, and
 ``--twenty-fourth`` (``rnq0`` to ``rnq4``, seeds 7541 to 7545, ``twenty_fourth.json``) after
-the twenty-third, and ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
-``twenty_fifth.json``) after the twenty-fourth.
+the twenty-third, ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
+``twenty_fifth.json``) after the twenty-fourth, and ``--twenty-sixth`` (``rns0`` to ``rns4``,
+seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth.
 """
 
 from __future__ import annotations
@@ -264,6 +267,13 @@ TWENTY_FIFTH = [
     (7554, "dim_evening", "v3wide", 67, 3),
     (7555, "warm_ceiling", "v3", 77, 5),
 ]
+TWENTY_SIXTH = [
+    (7561, "daylight_window", "v3wide", 69, 5),
+    (7562, "desk_lamp", "v3", 63, 4),
+    (7563, "warm_ceiling", "v3wide", 72, 6),
+    (7564, "dim_evening", "v3", 58, 7),
+    (7565, "daylight_window", "v3", 66, 3),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -281,7 +291,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-second": (TWENTY_SECOND, "59", "rno"),
         "--twenty-third": (TWENTY_THIRD, "60", "rnp"),
         "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq"),
-        "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr")}
+        "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr"),
+        "--twenty-sixth": (TWENTY_SIXTH, "63", "rns")}
 
 
 def main() -> int:
