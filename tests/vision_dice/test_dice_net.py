@@ -531,3 +531,18 @@ def test_a_die_read_at_one_pip_takes_the_value_the_network_reads_on_its_face(val
         assert _more_pips(crop, die_read, 30, DEFAULT_CONFIG) == die_read
     off = dataclasses.replace(DEFAULT_CONFIG, net_more_pips=1.0)
     assert _more_pips(crop, at_pip, 30, off) == at_pip
+
+
+@pytest.mark.parametrize(("name", "value"), [("dice_pink_six_dark_board.png", 6),
+                                             ("dice_pink_four_dark_board.png", 4)])
+def test_a_brightened_view_leaves_the_network_what_the_camera_saw(name: str, value: int) -> None:
+    """A pink die with white pips on a dark brown board (render rnq2_01, the top-down view, 16.5
+    px a die edge), read with the exposure the board's dim light asks for (2.13): brightened,
+    the face clips to one white square, pips and all. The die-face network scales each crop's
+    lightness itself and reads the crop as the camera saw it: the die is found and read."""
+    view = cv2.imread(str(Path(__file__).parents[1] / "data/vision" / name))
+    assert view is not None
+    mask = np.full(view.shape[:2], 255, np.uint8)
+    for exposure in (1.0, 2.13):
+        reads = find_dice(view, die_px=16.464, surface_mask=mask, exposure=exposure)
+        assert [(d.value, d.flat) for d in reads] == [(value, True)], exposure
