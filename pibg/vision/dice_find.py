@@ -971,6 +971,7 @@ def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
     half = cfg.net_crop * size
     lo, hi = cfg.rescue_centre
     crop = _unbrightened(crop)
+    centres = [(x, y)]
     for _ in range(2):  # the face's outline seen from its centre is the truer
         patch, k = crop(x, y, half)
         rect = _face_rect(patch, cfg.rescue_open)
@@ -980,13 +981,22 @@ def _rescue_read(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig
         if not (lo * size * k <= short and long <= hi * size * k):
             break
         x, y = x - half + cx / k, y - half + cy / k
+        centres.append((x, y))
     if cfg.rescue_jitter <= 0.0:
         patch, p = _net_read(crop, x, y, size, cfg)
         return x, y, patch, p
+    # read round the face's centre, and round where the read was asked (a face's region can
+    # take in its side, or its shadow: the outline's centre then lies off the top face, and
+    # the network reads a face surely only within a few pixels of its centre)
     j = cfg.rescue_jitter * size
-    patches, ps = _net_reads(crop, [(x + i * j, y + m * j) for m in (-1, 0, 1)
-                                    for i in (-1, 0, 1)], size, cfg)
-    return x, y, patches[4], np.asarray(ps.mean(axis=0), np.float64)
+    grid = [(i * j, m * j) for m in (-1, 0, 1) for i in (-1, 0, 1)]
+    tried = [centres[-1]] + ([centres[0]] if len(centres) > 1 else [])
+    patches, ps = _net_reads(crop, [(cx + dx, cy + dy) for cx, cy in tried for dx, dy in grid],
+                             size, cfg)
+    means = ps.reshape(len(tried), len(grid), -1).mean(axis=1)
+    best = int(np.argmax(means[:, :NO_DIE].max(axis=1)))
+    (x, y), mid = tried[best], best * len(grid) + 4
+    return x, y, patches[mid], np.asarray(means[best], np.float64)
 
 
 def _in_open(room: Callable[[float, float], float], x: float, y: float, size: float,

@@ -546,3 +546,16 @@ def test_a_brightened_view_leaves_the_network_what_the_camera_saw(name: str, val
     for exposure in (1.0, 2.13):
         reads = find_dice(view, die_px=16.464, surface_mask=mask, exposure=exposure)
         assert [(d.value, d.flat) for d in reads] == [(value, True)], exposure
+
+
+def test_the_rescue_reads_where_it_was_asked_when_the_outline_takes_in_a_shadow() -> None:
+    """A dark green die showing a one on a lime point, its dark shadow beside it (render
+    rnk4_02, the top-down view, 16 px a die edge): the region of the face's colour takes in
+    the shadow, and its centre lies a fifth of an edge off the top face, where the network is
+    unsure. Read where the rescue was asked as well, the one is found."""
+    view = cv2.imread(str(Path(__file__).parents[1] / "data/vision/dice_dark_one_shadow.png"))
+    assert view is not None
+    mask = np.full(view.shape[:2], 255, np.uint8)
+    reads = find_dice(view, die_px=16.0, surface_mask=mask)
+    assert [(d.value, d.flat) for d in reads] == [(1, True)]
+    assert math.hypot(reads[0].x - 40, reads[0].y - 40) < 0.25 * 16
