@@ -65,6 +65,11 @@ CUBE_SLIDE = 0.55
 #: more) is a lamp's glare, not an arm (:meth:`Vision._glare`).
 GLARE_LEVEL = 245
 GLARE_SHARE = 0.9
+#: A place whose colour is the empty board's with this much light (linear, 0-1) added to
+#: every channel, the light added of one colour (its channels within LAMP_TINT of its
+#: largest), is lit by a lamp, not covered (:meth:`Vision._lamp_lit`).
+LAMP_ADDED = 0.25
+LAMP_TINT = 0.25
 
 
 @dataclass
@@ -409,7 +414,7 @@ class Vision:
             over = self._over(canon, frame, ii, feat, gains, gain, reading)
             if over is not None:
                 return over
-        arm, band, far = self._arm_places(canon, reading, net)
+        arm, band, far = self._arm_places(canon, reading, net, feat, gain)
         covered = int(arm.sum()) + band
         if covered < cfg.hand_places:
             return None
@@ -427,7 +432,8 @@ class Vision:
                 f"something over the board (a hand or arm?): {covered} places covered")
         return None
 
-    def _arm_places(self, canon: Array, reading: B.SlotReading, net: PN.PlaceReading
+    def _arm_places(self, canon: Array, reading: B.SlotReading, net: PN.PlaceReading,
+                    feat: Array | None = None, gain: Array | None = None
                     ) -> tuple[Array, int, Array]:
         """What the checker-place network sees an arm over (:meth:`_arm_over` weighs it): the
         points' places (flat, past those arm-like at calibration and those a lamp's glare
@@ -437,9 +443,26 @@ class Vision:
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         arm[np.flatnonzero(arm)[self._glare(canon, self._slots.reshape(-1, 2)[arm])]] = False
+        if feat is not None and gain is not None:
+            arm &= ~self._lamp_lit(feat.reshape(-1, 3), gain)
         band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         return arm, band, arm & (known.reshape(-1) >= self.config.hand_far)
+
+    def _lamp_lit(self, feat: Array, gain: Array) -> Array:
+        """Which point places (flat) show the empty board with a lamp's light added: every
+        channel brighter than the empty place in this frame's light by LAMP_ADDED or more,
+        in linear light, and the light added of one colour (its channels within LAMP_TINT of
+        its largest): a desk lamp's hot spot on a glossy field, not an arm (an arm replaces
+        the board's colour with its own; skin and sleeves over a coloured board do not add
+        one colour to every channel)."""
+        bg = np.asarray(self.calibration.points_bg, np.float64).reshape(-1, 3)
+        now = (np.asarray(feat, np.float64) / 255.0) ** 2.2
+        empty = (np.clip(bg * np.asarray(gain, np.float64)[:3], 0, 255) / 255.0) ** 2.2
+        added = now - empty
+        top = np.maximum(added.max(axis=1), 1e-6)
+        return np.asarray((added.min(axis=1) >= LAMP_ADDED)
+                          & (added.max(axis=1) - added.min(axis=1) <= LAMP_TINT * top), bool)
 
     def _glare(self, canon: Array, places: Array) -> Array:
         """Which of ``places`` (N, 2) of the top-down view a lamp's glare whites out: most of

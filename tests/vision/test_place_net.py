@@ -240,6 +240,40 @@ def test_a_lamps_glare_over_the_places_flagged_is_no_arm(
         assert "hand or arm" in (obs.reason or "")
 
 
+@pytest.mark.parametrize(("lamp", "arm"), [(True, False), (False, True)])
+def test_a_lamps_light_added_over_the_places_flagged_is_no_arm(
+        monkeypatch: pytest.MonkeyPatch, lamp: bool, arm: bool) -> None:
+    """A desk lamp's hot spot on a glossy field adds its light to a few places without
+    clipping them, which the network flags (renders rnh2_08, rni1_03, rnm3_12, rnq3_03: clean
+    frames refused as an arm, a bluish-white glow over the field): the empty board's colour
+    is still there under one colour of light added to every channel. A bare arm over the same
+    places, as bright, replaces the board's colour with its own: an arm."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    flat = [p * 5 + 1 for p in (8, 9, 10)]  # points 9 to 11, by their bases: an arm's places
+    _flag_arms(monkeypatch, flat)
+    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
+    assert not strict.observe(frame).readable  # flagged, by the frame: an arm
+    at = cv2.perspectiveTransform(vision._slots.reshape(-1, 1, 2)[flat].astype(np.float64),
+                                  np.linalg.inv(vision._h)).reshape(-1, 2)
+    over = np.zeros(frame.shape[:2], np.uint8)
+    r = int(_checker_width_px(vision) * 0.6)
+    for x, y in at:
+        cv2.circle(over, (int(x), int(y)), r, 255, -1)
+    lit = frame.copy()
+    inside = over > 0
+    if lamp:  # a bluish-white light added, in linear light, short of clipping
+        linear = (frame[inside].astype(np.float64) / 255.0) ** 2.2 + np.array([0.45, 0.4, 0.35])
+        lit[inside] = np.clip(255.0 * np.minimum(linear, 1.0) ** (1 / 2.2), 0, 255).astype(np.uint8)
+        assert (lit[inside].min(axis=1) < 245).mean() > 0.5  # not clipped white: no glare
+    else:  # pale skin, as bright
+        lit[inside] = (190, 215, 245)
+    obs = strict.observe(lit)
+    assert obs.readable is not arm
+    if arm:
+        assert "hand or arm" in (obs.reason or "")
+
+
 def _checker_width_px(vision: Vision) -> float:
     """A checker's width in the camera frame of pibg.sim's board (about)."""
     corners = np.asarray(vision.calibration.corners)
