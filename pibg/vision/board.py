@@ -664,6 +664,14 @@ class JointRead:
     #: points (0-based; 24 and 25 the bar's sides) read otherwise by another reading as
     #: likely: the frame does not tell where a checker is hidden or one too many is seen
     ties: tuple[int, ...] = ()
+    #: per row, the first-layer run from which it may hold checkers on top (see
+    #: :func:`full_from`); empty: :func:`stacks_on` of the points' places for every row
+    full_at: tuple[int, ...] = ()
+
+    def full(self, p: int, k: int) -> bool:
+        """Whether row ``p`` (K places a point) shows a run that may hold more on top."""
+        at = self.full_at[p] if p < len(self.full_at) else stacks_on(k)
+        return bool(self.colour[p] != EMPTY and self.run[p] >= at)
 
 
 def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotReading
@@ -737,7 +745,7 @@ def _tray_terms(cfg: VisionConfig, bar: int, tray: TrayCount, k_full: bool,
     return best, arg
 
 
-_TRANSITIONS: dict[int, tuple[Array, Array]] = {}
+_TRANSITIONS: dict[tuple[int, int], tuple[Array, Array]] = {}
 
 #: A point with this many checkers in a row (or all its places, on a board with fewer) may hold
 #: more in a second layer: a point holds five in a row on most boards, and on longer points
@@ -750,15 +758,30 @@ def stacks_on(k: int) -> int:
     return min(k, STACK_FROM)
 
 
-def _transitions(k: int) -> tuple[Array, Array]:
-    """State transitions of :func:`joint_counts` for K places per point, computed once.
+def full_from(cum: Array) -> tuple[int, ...]:
+    """Per row of :func:`joint_counts`' ``cum``, the first-layer run from which it may hold
+    checkers on top: :func:`stacks_on` of its places, or all of a shorter row's (a bar's side
+    holds four in a row on most boards, and a fifth checker hit goes on top of them, as on a
+    full point)."""
+    k = cum.shape[1] - 1
+    out = []
+    for row in np.asarray(cum):
+        places = int(np.flatnonzero(row > _NEG / 2).max(initial=0))
+        out.append(min(stacks_on(k), max(places, 1)))
+    return tuple(out)
+
+
+def _transitions(k: int, full_at: int | None = None) -> tuple[Array, Array]:
+    """State transitions of :func:`joint_counts` for K places per point, computed once; a run
+    of ``full_at`` or more (default :func:`stacks_on` of K) makes a full point.
 
     A state is (White total, Black total, White has a full point, Black has one), flattened;
     index ``16*16*2*2`` is a sink of impossible states. Returns ``nxt`` (options, states): the
     state after each option, and ``prv`` (options, 2, states): the (up to two) states before.
     """
-    if k in _TRANSITIONS:
-        return _TRANSITIONS[k]
+    at = stacks_on(k) if full_at is None else full_at
+    if (k, at) in _TRANSITIONS:
+        return _TRANSITIONS[(k, at)]
     shape = (16, 16, 2, 2)
     n_st = 16 * 16 * 2 * 2
     opts = [(0, 0)] + [(n, 0) for n in range(1, k + 1)] + [(0, n) for n in range(1, k + 1)]
@@ -770,12 +793,12 @@ def _transitions(k: int) -> tuple[Array, Array]:
             tw, tb, fw, fb = np.unravel_index(s, shape)
             if tw + w > 15 or tb + b > 15:
                 continue
-            t = int(np.ravel_multi_index((tw + w, tb + b, fw or int(w >= stacks_on(k)),
-                                          fb or int(b >= stacks_on(k))), shape))
+            t = int(np.ravel_multi_index((tw + w, tb + b, fw or int(w >= at),
+                                          fb or int(b >= at)), shape))
             nxt[o, s] = t
             prv[o, count[o, t], t] = s
             count[o, t] += 1
-    _TRANSITIONS[k] = (nxt, prv)
+    _TRANSITIONS[(k, at)] = (nxt, prv)
     return nxt, prv
 
 
@@ -823,8 +846,11 @@ def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, i
     k = k1 - 1
     opts = _option_scores(cum, reading, cfg.colour_place_clip).astype(np.float32)
     n_opt = 2 * k + 1
-    nxt_idx, prv_idx = _transitions(k)
-    n_st = nxt_idx.shape[1]
+    at = full_from(cum)
+    tables = {a: _transitions(k, a) for a in set(at)}
+    nxt_of = [tables[a][0] for a in at]  # each row's transitions (a bar's side is full
+    prv_of = [tables[a][1] for a in at]  # at its own length)
+    n_st = nxt_of[0].shape[1]
     # fwd[p]: best score of each state (totals and full flags) after points 0..p-1.
     fwd = np.full((n_pts + 1, n_st + 1), _NEG, np.float32)
     fwd[0, 0] = 0.0
@@ -836,7 +862,7 @@ def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, i
     for p in range(n_pts):
         # Every state's predecessors: (option, flag variant) -> state before, or the sink.
         o = live[p]
-        cand = fwd[p][prv_idx[o]] + opts[p, o][:, None, None]
+        cand = fwd[p][prv_of[p][o]] + opts[p, o][:, None, None]
         fwd[p + 1, :n_st] = cand.max((0, 1))
     terms = {c: [_tray_terms(cfg, bar[c], tray[c], full, c in empty)
                  for full in (False, True)] for c in (WHITE, BLACK)}
@@ -850,19 +876,19 @@ def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, i
     mm = np.full((n_pts, n_opt), _NEG, np.float64)
     for p in range(n_pts - 1, -1, -1):
         o = live[p]
-        after = bwd[p + 1][nxt_idx[o]] + opts[p, o][:, None]  # (options, states)
+        after = bwd[p + 1][nxt_of[p][o]] + opts[p, o][:, None]  # (options, states)
         bwd[p, :n_st] = after.max(0)
         mm[p, o] = (after + fwd[p][None, :n_st]).max(1)
     best_o = np.argmax(mm, 1)
     final = fwd[n_pts, :n_st] + bwd[n_pts, :n_st]
     ties: tuple[int, ...] = ()
-    if not _reaches(best_o, nxt_idx, opts, bwd[n_pts, :n_st], float(final.max())):
+    if not _reaches(best_o, nxt_of, opts, bwd[n_pts, :n_st], float(final.max())):
         # Two readings tie (each place's evidence is clipped, so a checker dropped here or
         # there, or a run's colour swapped, can cost the same): each point's best option
         # then comes from either, and together they break the rule of 15 (render dev3_03
         # in light scaled to 1.3 read 23 White checkers). One best reading is taken whole,
         # and the points the readings differ on are named.
-        whole = _traced(fwd, opts, live, prv_idx, best_o, int(np.argmax(final)))
+        whole = _traced(fwd, opts, live, prv_of, best_o, int(np.argmax(final)))
         ties = tuple(int(p) for p in np.flatnonzero(whole != best_o))
         best_o = whole
     run = np.where(best_o <= k, best_o, best_o - k).astype(np.int64)
@@ -870,7 +896,7 @@ def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, i
     off, hidden, conf = {}, {}, {}
     for c in (WHITE, BLACK):
         f = int(run[colour == c].sum())
-        full = bool(np.any((colour == c) & (run >= stacks_on(k))))
+        full = bool(np.any((colour == c) & (run >= np.asarray(at))))
         if f + bar[c] > 15:  # nothing fits: keep what the tray shows
             off[c], hidden[c] = round(tray[c].est), 0
             conf[c] = 0.3
@@ -879,35 +905,37 @@ def _joint(cfg: VisionConfig, cum: Array, reading: SlotReading, bar: dict[int, i
         hidden[c] = 15 - f - bar[c] - off[c]
         near = float(_tray_miss(tray[c], np.array([off[c]]))[0])
         conf[c] = max(tray[c].conf, 0.95) if near < 0.75 else 0.5
-    return JointRead(run, colour, off, hidden, mm, conf, ties), float(final.max())
+    return JointRead(run, colour, off, hidden, mm, conf, ties, at), float(final.max())
 
 
-def _reaches(choice: Array, nxt_idx: Array, opts: Array, end: Array, best: float) -> bool:
-    """Whether taking ``choice`` (an option per point) in turn, then the trays' ``end``
-    score of the state it leads to, scores ``best``: a reading the rule of 15 allows, and
-    a best one."""
+def _reaches(choice: Array, nxt_of: list[Array], opts: Array, end: Array, best: float
+             ) -> bool:
+    """Whether taking ``choice`` (an option per point) in turn (each row's transitions
+    ``nxt_of``), then the trays' ``end`` score of the state it leads to, scores ``best``: a
+    reading the rule of 15 allows, and a best one."""
     state, score = 0, 0.0
     for p, o in enumerate(choice.tolist()):
-        state = int(nxt_idx[o, state])
-        if state >= nxt_idx.shape[1]:
+        state = int(nxt_of[p][o, state])
+        if state >= nxt_of[p].shape[1]:
             return False
         score += float(opts[p, o])
     score += float(end[state])
     return score >= best - 1e-3 * max(1.0, abs(best))
 
 
-def _traced(fwd: Array, opts: Array, live: list[Array], prv_idx: Array, prefer: Array,
+def _traced(fwd: Array, opts: Array, live: list[Array], prv_of: list[Array], prefer: Array,
             state: int) -> Array:
     """One best reading whole: from the best end ``state`` back through the forward scores
-    ``fwd``, at each point the option (``prefer``'s where it is one) that led there."""
+    ``fwd`` (each row's transitions ``prv_of``), at each point the option (``prefer``'s
+    where it is one) that led there."""
     n_pts = len(live)
-    n_st = prv_idx.shape[2]
+    n_st = prv_of[0].shape[2]
     out = np.zeros(n_pts, np.int64)
     for p in range(n_pts - 1, -1, -1):
         o_live = live[p]
         order = sorted(o_live.tolist(), key=lambda o: o != int(prefer[p]))
         for o in order:
-            before = prv_idx[o, :, state]
+            before = prv_of[p][o, :, state]
             ok = before[before < n_st]
             hit = ok[fwd[p][ok] + opts[p, o] == fwd[p + 1, state]]
             if len(hit):
@@ -1052,8 +1080,7 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
     checkers among the full points is weighed by it (:func:`_stacked_shares`)."""
     extra: dict[int, dict[int, float]] = {}
     for c in (WHITE, BLACK):
-        full = [p for p in range(len(jr.run))
-                if jr.colour[p] == c and jr.run[p] >= stacks_on(k)]
+        full = [p for p in range(len(jr.run)) if jr.colour[p] == c and jr.full(p, k)]
         h = int(jr.hidden[c])
         if stacked is not None and h > 0 and len(full) >= 2:
             extra.update(_stacked_shares(full, h, stacked, jr.run))
@@ -1081,7 +1108,7 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
         for n in range(1, k + 1):
             dist[n] = dist.get(n, 0.0) + float(pr[n])
             dist[-n] = dist.get(-n, 0.0) + float(pr[k + n])
-        if p not in extra and jr.run[p] >= stacks_on(k) and jr.colour[p] != EMPTY:
+        if p not in extra and jr.full(p, k):
             # a full point may hide one more checker in a second layer (the tray then
             # holds one fewer than it seems): a little of its probability goes there
             # (two or three: the tray's pile, measured by its length, may read that many

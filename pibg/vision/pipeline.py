@@ -614,7 +614,6 @@ class Vision:
                 f"the checkers add up to 15 in two ways as likely, differing on "
                 f"{' and '.join(where)} (a 16th checker, something over the board, or a die "
                 f"where a checker would stand?)"), run
-        bar_counts = {c: int(bar_run[jr.colour[24:] == c].sum()) for c in (B.WHITE, B.BLACK)}
         off_w, off_b = jr.off[B.WHITE], jr.off[B.BLACK]
         # The rule of 15 could only be kept against a clear tray: something hides checkers or
         # shows false ones (an arm, a sleeve): better no reading than a wrong one.
@@ -645,6 +644,11 @@ class Vision:
                          off_reads[1] if ajr.off[B.BLACK] == off_b else
                          B.mixed(off_reads[1], RegionRead.certain(ajr.off[B.BLACK]), w))
         reads, bar_conf = all_reads[:24], min(r.confidence for r in all_reads[24:])
+        # a bar's side shows its row; checkers hit onto a full row stand on top of it (the
+        # rule of 15 counts them, as on a full point)
+        bar_counts = {c: sum(abs(all_reads[p].count) if jr.full(p, k) else int(jr.run[p])
+                             for p in range(24, len(jr.run)) if jr.colour[p] == c)
+                      for c in (B.WHITE, B.BLACK)}
         cube, cube_at = found_cube
         if bar_run.any() and (cube is None or (cube.owner == "center"
                                                and cube.confidence < cfg.cube_sure)):

@@ -323,6 +323,34 @@ def test_a_colour_with_checkers_outside_its_home_has_borne_none_off_unless_plain
     assert int(jr.run[24]) == 1 and jr.off[B.WHITE] == 0 and jr.hidden[B.WHITE] == 1
 
 
+def test_a_fifth_checker_hit_stands_on_a_full_row_of_the_bar() -> None:
+    """A bar's side holds four checkers in a row on most boards; a fifth hit goes on top of
+    them, as on a full point (renders rnn2_09, rnr2_04: five White checkers on the bar, the
+    fifth read as borne off). With the tray plainly empty, White's fifteenth checker is on
+    the bar's full row, and the bar reads five."""
+    black = {1: -2, 12: -5, 17: -3, 19: -5}
+    logits, reading = _evidence({13: 4, 8: 3, 6: 3} | black, {})  # 10 White seen
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    places = 4
+    bar = np.full((2, places), -6.0, np.float32)
+    bar[0, :] = 6.0  # White's side: four in a row
+    bar_read = B.SlotReading(np.zeros((2, places), np.float32),
+                             np.where(bar > 0, 0.0, 50.0).astype(np.float32),
+                             np.full((2, places), 50.0, np.float32))
+    bar_cum = B.counts_from_logits(bar, bar_read)[2]
+    all_cum, all_read = B.with_bar(cum, reading, bar_cum, bar_read)
+    assert B.full_from(all_cum)[:24] == (B.stacks_on(K),) * 24
+    assert B.full_from(all_cum)[24:] == (places, places)
+    jr = B.joint_counts(VisionConfig(), all_cum, all_read, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    assert int(jr.run[24]) == 4 and jr.colour[24] == B.WHITE and jr.full(24, K)
+    assert jr.off[B.WHITE] == 0 and jr.hidden[B.WHITE] == 1
+    reads = B.joint_point_reads(jr, K)
+    assert reads[24].count == 5
+    # a side with fewer than its row holds no more on top
+    assert not jr.full(25, K)
+
+
 def test_a_reading_with_one_best_way_names_no_ties() -> None:
     white = {6: 5, 8: 3, 13: 5, 24: 2}
     black = {1: -2, 12: -5, 17: -3, 19: -5}
