@@ -215,6 +215,22 @@ def test_many_places_unlike_every_colour_are_an_arm_away_from_the_frame(
     assert vision.observe(frame).readable
 
 
+def _flagged_by_the_frame(monkeypatch: pytest.MonkeyPatch
+                          ) -> tuple[np.ndarray, Vision, Vision, np.ndarray]:
+    """pibg.sim's start frame, its vision, and that vision asked strictly (``hand_far`` 0),
+    with three places by the frame flagged by the network (points 9 to 11, by their bases:
+    an arm's places, and read as one), and where those places lie in the camera frame."""
+    frame = render(SimScene(START_POINTS))
+    vision = Vision.from_start_frame(frame, sim_corners())
+    flat = [p * 5 + 1 for p in (8, 9, 10)]
+    _flag_arms(monkeypatch, flat)
+    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
+    assert not strict.observe(frame).readable  # flagged, by the frame: an arm
+    at = cv2.perspectiveTransform(vision._slots.reshape(-1, 1, 2)[flat].astype(np.float64),
+                                  np.linalg.inv(vision._h)).reshape(-1, 2)
+    return frame, vision, strict, at
+
+
 @pytest.mark.parametrize(("colour", "arm"), [((255, 255, 255), False), ((160, 200, 255), True)])
 def test_a_lamps_glare_over_the_places_flagged_is_no_arm(
         monkeypatch: pytest.MonkeyPatch, colour: tuple[int, int, int], arm: bool) -> None:
@@ -222,14 +238,7 @@ def test_a_lamps_glare_over_the_places_flagged_is_no_arm(
     rnh2_08, rng0_10: clean frames refused as an arm): every channel clipped there, no
     colour left. Skin or cloth clipped by the same lamp keeps its colour (rnh2_05's bare
     arm): the same places, a bright skin colour, are an arm."""
-    frame = render(SimScene(START_POINTS))
-    vision = Vision.from_start_frame(frame, sim_corners())
-    flat = [p * 5 + 1 for p in (8, 9, 10)]  # points 9 to 11, by their bases: an arm's places
-    _flag_arms(monkeypatch, flat)
-    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
-    assert not strict.observe(frame).readable  # flagged, by the frame: an arm
-    at = cv2.perspectiveTransform(vision._slots.reshape(-1, 1, 2)[flat].astype(np.float64),
-                                  np.linalg.inv(vision._h)).reshape(-1, 2)
+    frame, vision, strict, at = _flagged_by_the_frame(monkeypatch)
     lit = frame.copy()
     r = int(_checker_width_px(vision) * 0.6)
     for x, y in at:
@@ -248,14 +257,7 @@ def test_a_lamps_light_added_over_the_places_flagged_is_no_arm(
     frames refused as an arm, a bluish-white glow over the field): the empty board's colour
     is still there under one colour of light added to every channel. A bare arm over the same
     places, as bright, replaces the board's colour with its own: an arm."""
-    frame = render(SimScene(START_POINTS))
-    vision = Vision.from_start_frame(frame, sim_corners())
-    flat = [p * 5 + 1 for p in (8, 9, 10)]  # points 9 to 11, by their bases: an arm's places
-    _flag_arms(monkeypatch, flat)
-    strict = Vision(vision.calibration, config=VisionConfig(hand_far=0.0))
-    assert not strict.observe(frame).readable  # flagged, by the frame: an arm
-    at = cv2.perspectiveTransform(vision._slots.reshape(-1, 1, 2)[flat].astype(np.float64),
-                                  np.linalg.inv(vision._h)).reshape(-1, 2)
+    frame, vision, strict, at = _flagged_by_the_frame(monkeypatch)
     over = np.zeros(frame.shape[:2], np.uint8)
     r = int(_checker_width_px(vision) * 0.6)
     for x, y in at:
