@@ -702,6 +702,14 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     circles = [c for band in cfg.start_radius_bands for strong, votes in cfg.start_circles
                if (c := _checker_circles(image, strong, votes, band)) is not None]
     seen = max((len(c) for c in circles), default=0)
+    model = PN.model_path(cfg.place_model)
+
+    def seen_there(corners: Array, name: str) -> bool:
+        """Whether the place network, if shipped, sees the starting position on the board
+        ``corners`` make (``start_seen_min`` of the places)."""
+        return model is None or start_seen_share(image, corners, Layout(PROFILES[name]),
+                                                 model) >= cfg.start_seen_min
+
     fitted: list[tuple[float, Array, str, int]] = []  # (rims' margin, corners, profile, matched)
     for complete in (False, True):
         cands = []
@@ -715,7 +723,8 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
         best: tuple[float, Array] | None = None
         for m, corners, name, _ in sorted(cands, key=lambda t: -t[0])[:2]:
             refined, rims = _refine_corners(corners, margins[name], m)
-            if rims >= cfg.start_rims_min and (best is None or rims > best[0]):
+            if (rims >= cfg.start_rims_min and (best is None or rims > best[0])
+                    and seen_there(refined, name)):
                 best = (rims, refined)
         if best is not None:
             return best[1], True
@@ -734,7 +743,6 @@ def locate_board(cfg: VisionConfig, image: Array) -> tuple[Array, bool]:
     # every place the starting position fills and at no other (in 16 render start frames,
     # 50 of 54 layouts within 30 px of the labelled corners, and 2 of 51 further off, both
     # of another profile matching 24 or fewer: benchmarks/board_finder.py --layouts)
-    model = PN.model_path(cfg.place_model)
     likely = sorted((f for f in fitted if f[3] >= cfg.start_most), key=lambda t: (-t[3], -t[0]))
     for m, corners, name, _ in likely:
         if model is not None and start_seen_share(image, corners, Layout(PROFILES[name]),

@@ -450,6 +450,12 @@ class VisionConfig:
                                                            (0.65, 0.95))
     start_fit_min: int = 10
     start_rims_min: float = 0.5
+    #: ... and where the place network is shipped, it must see the starting position there
+    #: at this share of the points' places or more (every place but one of a board's 120):
+    #: sharp rims on corners a checker's height off still pass ``start_rims_min`` (renders
+    #: rnr1, rns2: corners 31 and 42 px off, every frame read a place off; the network saw
+    #: the start at 0.97 and 0.90 of the places there, at 0.99 or more on the 64 right ones).
+    start_seen_min: float = 0.99
     #: ... or, where no layout's rims are that sharp, a layout matching this many of the
     #: starting position's 30 checkers with circles found.
     start_whole: int = 30

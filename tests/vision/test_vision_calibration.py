@@ -237,7 +237,11 @@ def test_a_corner_stack_not_seen_is_put_where_the_other_three_say() -> None:
 
     points = list(START_POINTS)
     points[0] = 0  # point 1's checkers not seen
-    corners, _ = locate_board(VisionConfig(), render(SimScene(points)))
+    # (the stand-in takes them away, which the place network then rightly sees: its check
+    # of the start position, ``start_seen_min``, is left out; a real dark stack is still a
+    # checker's shape to it)
+    cfg = VisionConfig(start_seen_min=0.0)
+    corners, _ = locate_board(cfg, render(SimScene(points)))
     assert np.abs(corners - sim_corners()).max() < 6.0
 
 
@@ -361,3 +365,30 @@ def test_a_board_whose_rims_a_patterned_field_blurs_is_found_by_its_checkers() -
     assert on_rims
     assert np.linalg.norm(corners - np.array(RNZ0_CORNERS), axis=1).max() < 0.03 * width
     assert learn(cfg, frame, corners, corners_on_rims=True).white_home == "bottom-right"
+
+
+#: The surface's corners (TL, TR, BR, BL) as the renderer labelled them in
+#: ``tests/data/vision/rns2_start.jpg`` (``random:7563``'s start frame, made with
+#: ``../shared/tools/render`` from ``benchmarks/random_boards/twenty_sixth.json``, shrunk to
+#: 960x720).
+RNS2_CORNERS = [[331.2, 246.5], [611.7, 268.0], [600.5, 482.9], [320.0, 477.7]]
+
+
+def test_corners_the_network_does_not_see_the_start_on_are_not_kept() -> None:
+    """A small board with a purple frame round a grey field, under a wide lens: the checkers'
+    rims fit sharply enough on corners off the surface (on the frame's outer edge), and every
+    frame would then be read a place off. The place network does not see the starting
+    position on those corners: they are not kept. The board is found where it is, or not at
+    all (the user is asked for --corners), never off it."""
+    frame = cv2.imread(str(Path(__file__).parents[1] / "data/vision/rns2_start.jpg"))
+    assert frame is not None
+    cfg = VisionConfig()
+    width = np.linalg.norm(np.subtract(RNS2_CORNERS[1], RNS2_CORNERS[0]))
+    rims_alone, _ = locate_board(dataclasses.replace(cfg, start_seen_min=0.0), frame)
+    assert np.linalg.norm(rims_alone - np.array(RNS2_CORNERS), axis=1).max() > 0.05 * width
+    try:
+        corners, _ = locate_board(cfg, frame)
+    except BoardNotFoundError as exc:
+        assert "pass --corners" in str(exc)
+        return
+    assert np.linalg.norm(corners - np.array(RNS2_CORNERS), axis=1).max() < 0.03 * width
