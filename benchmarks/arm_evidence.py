@@ -48,10 +48,11 @@ _RAILS = P.Vision._rails_changed
 ODD_CHECKER = 40.0
 
 
-def _places_kept(self: P.Vision, canon: Any, reading: Any, net: Any) -> Any:
+def _places_kept(self: P.Vision, canon: Any, reading: Any, net: Any, *light: Any) -> Any:
     """The arm check's places, their counts kept in ``_SEEN``, and the places read as
-    checkers unlike every colour learnt."""
-    arm, band, far = _ARM_PLACES(self, canon, reading, net)
+    checkers unlike every colour learnt (``light``: the places' colours and the frame's
+    gain, passed on)."""
+    arm, band, far = _ARM_PLACES(self, canon, reading, net, *light)
     n = self._slots.shape[0] * self._slots.shape[1]
     known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
     odd = (net.checker[:n] > 0) & (known.reshape(-1) >= ODD_CHECKER)

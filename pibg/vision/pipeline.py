@@ -433,18 +433,17 @@ class Vision:
         return None
 
     def _arm_places(self, canon: Array, reading: B.SlotReading, net: PN.PlaceReading,
-                    feat: Array | None = None, gain: Array | None = None
-                    ) -> tuple[Array, int, Array]:
+                    feat: Array, gain: Array) -> tuple[Array, int, Array]:
         """What the checker-place network sees an arm over (:meth:`_arm_over` weighs it): the
-        points' places (flat, past those arm-like at calibration and those a lamp's glare
-        whites out, :meth:`_glare`), how many of the middle band's, and which of those
-        places are unlike every colour learnt (``hand_far``)."""
+        points' places (flat, past those arm-like at calibration, those a lamp's glare
+        whites out, :meth:`_glare`, and those a lamp's light shows brighter, :meth:`_lamp_lit`
+        on the places' colours ``feat`` in the frame's light ``gain``), how many of the middle
+        band's, and which of those places are unlike every colour learnt (``hand_far``)."""
         n = self._slots.shape[0] * self._slots.shape[1]
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         arm[np.flatnonzero(arm)[self._glare(canon, self._slots.reshape(-1, 2)[arm])]] = False
-        if feat is not None and gain is not None:
-            arm &= ~self._lamp_lit(feat.reshape(-1, 3), gain)
+        arm &= ~self._lamp_lit(feat.reshape(-1, 3), gain)
         band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         return arm, band, arm & (known.reshape(-1) >= self.config.hand_far)
