@@ -41,6 +41,8 @@
         > benchmarks/random_boards/twenty_fifth.json
     python benchmarks/random_boards/make_spec.py --twenty-sixth \\
         > benchmarks/random_boards/twenty_sixth.json
+    python benchmarks/random_boards/make_spec.py --twenty-seventh \\
+        > benchmarks/random_boards/twenty_seventh.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -80,8 +82,10 @@ the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
 ``rnp4``, seeds 7531 to 7535, ``twenty_third.json``) after the twenty-second, and
 ``--twenty-fourth`` (``rnq0`` to ``rnq4``, seeds 7541 to 7545, ``twenty_fourth.json``) after
 the twenty-third, ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
-``twenty_fifth.json``) after the twenty-fourth, and ``--twenty-sixth`` (``rns0`` to ``rns4``,
-seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth.
+``twenty_fifth.json``) after the twenty-fourth, ``--twenty-sixth`` (``rns0`` to ``rns4``,
+seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth, and ``--twenty-seventh``
+(``rpa0`` to ``rpa4``, seeds 7571 to 7575, ``twenty_seventh.json``) after the twenty-sixth:
+every ``rn`` prefix being taken, its set-ups begin ``rpa``.
 """
 
 from __future__ import annotations
@@ -274,6 +278,13 @@ TWENTY_SIXTH = [
     (7564, "dim_evening", "v3", 58, 7),
     (7565, "daylight_window", "v3", 66, 3),
 ]
+TWENTY_SEVENTH = [
+    (7571, "warm_ceiling", "v3", 62, 6),
+    (7572, "dim_evening", "v3wide", 68, 4),
+    (7573, "daylight_window", "v3", 71, 3),
+    (7574, "desk_lamp", "v3wide", 60, 7),
+    (7575, "dim_evening", "v3", 65, 5),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -292,7 +303,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-third": (TWENTY_THIRD, "60", "rnp"),
         "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq"),
         "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr"),
-        "--twenty-sixth": (TWENTY_SIXTH, "63", "rns")}
+        "--twenty-sixth": (TWENTY_SIXTH, "63", "rns"),
+        "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa")}
 
 
 def main() -> int:
