@@ -8,6 +8,7 @@ the nearest point of the same colour). The file is strict: an unknown key is an 
 
 from __future__ import annotations
 
+import itertools
 import math
 import tomllib
 from collections.abc import Callable, Sequence
@@ -794,17 +795,42 @@ def _checker_circles(image: Array, strong: int = 100, votes: int = 25,
 def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool, complete: bool = False
                       ) -> tuple[int, Array] | None:
     """The number of circles a starting position of ``layout`` fitted to ``circles`` matches
-    and the surface's corners it puts them at (None: too few circles). Its first guess takes
-    the outermost circles for the corner stacks' first checkers; with ``complete`` each
-    corner's guess is also put where the other three place it (:func:`_corner_guesses`)."""
+    and the surface's corners it puts them at (None: too few circles). The outermost circles
+    are taken for the corner stacks' first checkers or, each in turn, for their second (a
+    first checker at the frame's edge, half under its lip, is often not found as a circle:
+    render rnr1); each such guess is fitted on its own, and the fit matching the most
+    circles is kept (the first guess's on ties)."""
     pts = circles[:, :2]
     r = float(np.median(circles[:, 2]))
     labels = start_labels(layout.slots_per_point())
     if mirrored:
         labels = labels[[11 - i if i < 12 else 35 - i for i in range(24)]]
     canon = layout.point_slots()[labels != B.EMPTY].astype(np.float64)
-    ext_c = np.array([layout.slot_centre(13, 0), layout.slot_centre(24, 0),
-                      layout.slot_centre(1, 0), layout.slot_centre(12, 0)], np.float32)
+    best: tuple[int, Array] | None = None
+    # every corner stack (points 13, 24, 1, 12) of the starting position holds two or more
+    for ks in itertools.product((0, 1), repeat=4):
+        ext_c = np.array([layout.slot_centre(pt, k)
+                          for pt, k in zip((13, 24, 1, 12), ks, strict=True)], np.float32)
+        fit = _fit_from(pts, r, canon, ext_c, complete)
+        if fit is not None and (best is None or fit[0] > best[0]):
+            best = fit
+        if best is not None and best[0] >= min(len(pts), len(canon)):
+            break  # every circle, or every checker, matched: no guess can do better
+    if best is None:
+        return None
+    score, hm = best
+    corners = cv2.perspectiveTransform(
+        layout.surface_corners().reshape(-1, 1, 2).astype(np.float64), hm).reshape(-1, 2)
+    return score, np.asarray(corners, np.float64)
+
+
+def _fit_from(pts: Array, r: float, canon: Array, ext_c: Array, complete: bool
+              ) -> tuple[int, Array] | None:
+    """The circles (centres ``pts``, radius ``r``) a starting position's checker places
+    ``canon`` match and the homography putting them there, fitted from the outermost
+    circles taken for the places ``ext_c`` (TL, TR, BR, BL); with ``complete`` each
+    corner's guess is also put where the other three place it (:func:`_corner_guesses`).
+    None: too few circles."""
     alive = np.ones(len(pts), bool)
     best: tuple[int, Array] | None = None
     for _ in range(12):
@@ -848,9 +874,7 @@ def _fit_start_layout(circles: Array, layout: Layout, mirrored: bool, complete: 
     pred = cv2.perspectiveTransform(canon.reshape(-1, 1, 2), hm).reshape(-1, 2)
     score = max(score, int((np.linalg.norm(pts[:, None] - pred[None], axis=2).min(1)
                             < 0.5 * r).sum()))
-    corners = cv2.perspectiveTransform(
-        layout.surface_corners().reshape(-1, 1, 2).astype(np.float64), hm).reshape(-1, 2)
-    return score, np.asarray(corners, np.float64)
+    return score, hm
 
 
 def _corner_guesses(ext_c: Array, ext: Array) -> list[Array]:
