@@ -117,6 +117,10 @@ def read_places(cfg: VisionConfig, feat: Array, gains: Array | float, background
     return SlotReading(d_empty, d_white, reading.d_black)
 
 
+#: the empty board's level (0-255) in a channel from which that channel's gain is measured
+_GAIN_FLOOR = 48.0
+
+
 def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     """Per-channel gain of this frame against the calibration, one per group of places.
 
@@ -126,7 +130,14 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     """
     ratio = (feat + 4.0) / (background + 4.0)
     flat_r = ratio.reshape(-1, 3)
-    glob = np.median(flat_r, 0)
+    # A channel the empty board hardly has (green on magenta points: 22 of 255) says little
+    # of a gain: a little light added, or noise, doubles it (render rns1: green's gain read
+    # 1.3 where it was 0.9, and every White checker then looked Black). Each channel's gain
+    # comes from the places where the board has it, where there are enough.
+    has = np.broadcast_to(np.asarray(background, np.float32), feat.shape).reshape(-1, 3) \
+        >= _GAIN_FLOOR
+    has |= has.sum(0) < 8
+    glob = np.array([np.median(flat_r[has[:, c], c]) for c in range(3)], np.float32)
     out = np.empty_like(flat_r)
     g = groups.reshape(-1)
     # Places whose ratio is far from the whole board's hold checkers (or their shadows): a
@@ -134,8 +145,11 @@ def photometric_gains(feat: Array, background: Array, groups: Array) -> Array:
     near = np.all(np.abs(np.log(flat_r / glob)) < np.log(3.0), 1)
     for label in np.unique(g):
         m = g == label
-        inl = m & near
-        local = np.median(flat_r[inl], 0) if inl.sum() >= 8 else glob
+        local = glob.copy()
+        for c in range(3):
+            inl = m & near & has[:, c]
+            if inl.sum() >= 8:
+                local[c] = np.median(flat_r[inl, c])
         # A quadrant full of checkers must not drag its gain far from the whole board's.
         out[m] = np.clip(local, glob * 0.8, glob * 1.25)
     return np.asarray(np.clip(out, 0.2, 5.0), np.float32).reshape(feat.shape)

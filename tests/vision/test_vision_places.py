@@ -160,3 +160,21 @@ def test_a_board_of_one_colour_gives_no_tone_but_its_gains() -> None:
     np.testing.assert_array_equal(power, 1.0)
     np.testing.assert_allclose(B.toned(feat, power, offset), (feat + 4.0) / gains - 4.0,
                                rtol=1e-5)
+
+
+def test_a_channel_the_board_hardly_has_does_not_set_its_gain() -> None:
+    """Magenta points hold almost no green (22 of 255): a lamp's glow adding a little to
+    every channel doubles green there, while the grey field says the light fell by a tenth
+    (render rns1). Green's gain comes from the places that have green; White's checkers
+    then read White (with green's gain 1.3, every one of them read Black)."""
+    magenta, grey = np.array([150.0, 22.0, 160.0]), np.array([190.0, 196.0, 200.0])
+    bg = np.stack([np.tile(magenta if p % 3 else grey, (5, 1)) for p in range(24)])
+    bg = bg.astype(np.float32)
+    quad = np.array([[(0 if p < 12 else 2) + (1 if p % 12 < 6 else 0)] * 5 for p in range(24)])
+    feat = bg * 0.9 + 14.0  # a tenth less light, and a lamp's glow
+    white_place = np.asarray(WHITE_BGR, np.float32) * 0.9 + 14.0
+    feat[5, :4] = white_place  # White's checkers on a magenta point
+    gains = B.photometric_gains(feat, bg, quad)
+    np.testing.assert_allclose(np.median(gains.reshape(-1, 3), 0), 0.96, atol=0.05)
+    reading = B.read_places(CFG, feat, gains, bg, B.to_lab(bg), WHITE, BLACK)
+    assert (reading.classes()[5, :4] == B.WHITE).all()
