@@ -321,7 +321,8 @@ class Vision:
         if over is not None:
             return over
         if net is not None:
-            return self._observe_shapes(canon, frame, ii, gain, reading, net)
+            return self._observe_shapes(canon, frame, ii, gain,
+                                        self._whose(feat, gains, reading, net), net)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii)
@@ -331,6 +332,28 @@ class Vision:
             lambda lg: self._from_logits(canon, frame, ii, gain, edges, scale, reading, ring,
                                          lg, found_cube))
         return obs
+
+    def _whose(self, feat: Array, gains: Array, reading: B.SlotReading, net: PN.PlaceReading
+               ) -> B.SlotReading:
+        """The places' colours for telling whose each checker is: ``reading`` (the places'
+        colours ``feat`` in the frame's light ``gains``, measured on the empty board), or, where
+        the checkers the network ``net`` sees look more like the two learnt without it (the
+        median over them of the nearer checker colour's distance), the colours as they stand.
+        A lamp moved or changed lights the board unevenly, and the checkers standing on it not
+        as the board round them (render rns1: the quadrants' gains 0.73 to 1.33, the checkers'
+        colours as in the start frame, and White's read Black in the frame's light). Only
+        whose each checker is: an arm is still told in the frame's light."""
+        n = self._slots.shape[0] * self._slots.shape[1]
+        seen = net.checker[:n].reshape(self._slots.shape[:-1]) > 0
+        if not seen.any():
+            return reading
+        cal = self.calibration
+        raw = B.read_places(self.config, feat, np.ones_like(gains), cal.points_bg, self._bg_lab,
+                            cal.white, cal.black)
+        as_is = float(np.median(np.minimum(raw.d_white, raw.d_black)[seen]))
+        in_light = float(np.median(np.minimum(reading.d_white, reading.d_black)[seen]))
+        return B.SlotReading(reading.d_empty, raw.d_white, raw.d_black) if as_is < in_light \
+            else reading
 
     def _dice_off_places(self, canon: Array, frame: Array | None, ring: Array, logits: Array,
                          empty: float,

@@ -134,6 +134,24 @@ def test_a_sheen_on_points_of_one_colour_is_no_hand(seed: int) -> None:
 _PTS = (0, -2, 0, 0, -2, 4, 2, 2, 0, 0, 0, -4, 3, 0, 0, 0, -2, 0, -5, 2, 0, 0, 0, 2)
 
 
+def test_checkers_lit_as_at_calibration_on_a_board_lit_otherwise_keep_their_colours(
+        sim_vision: Vision) -> None:
+    """A lamp moved: the board round the checkers lit yellower by half, the checkers standing
+    up from it as at calibration (render rns1). Divided by the light measured on the board,
+    the checkers' colours no longer tell White from Black, and the frame was refused ("15 in
+    two ways as likely"); their colours as they stand look more like the two learnt, and
+    say whose each is."""
+    pts = (2, 0, -1, 0, 3, 4, 0, 2, 0, 0, -2, -4, 3, 0, 0, 0, -3, 0, -4, 0, 1, 0, -1, 0)
+    frame = render(SimScene(pts, seed=3)).astype(np.float32)
+    empty = render(SimScene((0,) * 24, seed=3)).astype(np.float32)
+    board = np.abs(frame - empty).max(axis=2) < 6
+    frame[board] *= np.array([1.4, 1.4, 0.7], np.float32)
+    obs = sim_vision.observe(np.clip(frame, 0, 255).astype(np.uint8))
+    assert obs.readable, obs.reason
+    assert obs.signed_points() == pts
+
+
+
 @pytest.mark.parametrize(("style", "gamma", "seed"), [("walnut", 1.15, 1), ("tournament", 1.2, 1),
                                                     ("walnut", 1.2, 1), ("walnut", 0.8, 2),
                                                     ("tournament", 0.8, 1)])
