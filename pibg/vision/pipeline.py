@@ -322,7 +322,7 @@ class Vision:
             return over
         if net is not None:
             return self._observe_shapes(canon, frame, ii, gain,
-                                        self._whose(feat, gains, reading, net), net)
+                                        self._whose(feat, reading, net), net)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii)
@@ -333,10 +333,10 @@ class Vision:
                                          lg, found_cube))
         return obs
 
-    def _whose(self, feat: Array, gains: Array, reading: B.SlotReading, net: PN.PlaceReading
+    def _whose(self, feat: Array, reading: B.SlotReading, net: PN.PlaceReading
                ) -> B.SlotReading:
         """The places' colours for telling whose each checker is: ``reading`` (the places'
-        colours ``feat`` in the frame's light ``gains``, measured on the empty board), or, where
+        colours ``feat`` in the frame's light, measured on the empty board), or, where
         the checkers the network ``net`` sees look more like the two learnt without it (the
         median over them of the nearer checker colour's distance), the colours as they stand.
         A lamp moved or changed lights the board unevenly, and the checkers standing on it not
@@ -348,12 +348,15 @@ class Vision:
         if not seen.any():
             return reading
         cal = self.calibration
-        raw = B.read_places(self.config, feat, np.ones_like(gains), cal.points_bg, self._bg_lab,
-                            cal.white, cal.black)
-        as_is = float(np.median(np.minimum(raw.d_white, raw.d_black)[seen]))
+        bg, bg_lab = np.asarray(cal.points_bg), np.asarray(self._bg_lab)
+        here = B.read_places(self.config, feat[seen], 1.0, bg[seen], bg_lab[seen], cal.white,
+                             cal.black)
+        as_is = float(np.median(np.minimum(here.d_white, here.d_black)))
         in_light = float(np.median(np.minimum(reading.d_white, reading.d_black)[seen]))
-        return B.SlotReading(reading.d_empty, raw.d_white, raw.d_black) if as_is < in_light \
-            else reading
+        if as_is >= in_light:
+            return reading
+        raw = B.read_places(self.config, feat, 1.0, bg, bg_lab, cal.white, cal.black)
+        return B.SlotReading(reading.d_empty, raw.d_white, raw.d_black)
 
     def _dice_off_places(self, canon: Array, frame: Array | None, ring: Array, logits: Array,
                          empty: float,
