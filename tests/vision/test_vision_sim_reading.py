@@ -151,7 +151,6 @@ def test_checkers_lit_as_at_calibration_on_a_board_lit_otherwise_keep_their_colo
     assert obs.signed_points() == pts
 
 
-
 @pytest.mark.parametrize(("style", "gamma", "seed"), [("walnut", 1.15, 1), ("tournament", 1.2, 1),
                                                     ("walnut", 1.2, 1), ("walnut", 0.8, 2),
                                                     ("tournament", 0.8, 1)])
