@@ -43,6 +43,8 @@
         > benchmarks/random_boards/twenty_sixth.json
     python benchmarks/random_boards/make_spec.py --twenty-seventh \\
         > benchmarks/random_boards/twenty_seventh.json
+    python benchmarks/random_boards/make_spec.py --twenty-eighth \\
+        > benchmarks/random_boards/twenty_eighth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -83,9 +85,10 @@ the twentieth, ``--twenty-second`` (``rno0`` to ``rno4``, seeds 7521 to 7525,
 ``--twenty-fourth`` (``rnq0`` to ``rnq4``, seeds 7541 to 7545, ``twenty_fourth.json``) after
 the twenty-third, ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
 ``twenty_fifth.json``) after the twenty-fourth, ``--twenty-sixth`` (``rns0`` to ``rns4``,
-seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth, and ``--twenty-seventh``
+seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth, ``--twenty-seventh``
 (``rpa0`` to ``rpa4``, seeds 7571 to 7575, ``twenty_seventh.json``) after the twenty-sixth:
-every ``rn`` prefix being taken, its set-ups begin ``rpa``.
+every ``rn`` prefix being taken, its set-ups begin ``rpa``, and ``--twenty-eighth`` (``rpb0``
+to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-seventh.
 """
 
 from __future__ import annotations
@@ -285,6 +288,13 @@ TWENTY_SEVENTH = [
     (7574, "desk_lamp", "v3wide", 60, 7),
     (7575, "dim_evening", "v3", 65, 5),
 ]
+TWENTY_EIGHTH = [
+    (7581, "daylight_window", "v3wide", 63, 5),
+    (7582, "desk_lamp", "v3", 74, 4),
+    (7583, "warm_ceiling", "v3", 57, 6),
+    (7584, "dim_evening", "v3wide", 70, 3),
+    (7585, "desk_lamp", "v3", 66, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -304,7 +314,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-fourth": (TWENTY_FOURTH, "61", "rnq"),
         "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr"),
         "--twenty-sixth": (TWENTY_SIXTH, "63", "rns"),
-        "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa")}
+        "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa"),
+        "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb")}
 
 
 def main() -> int:
