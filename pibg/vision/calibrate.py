@@ -93,6 +93,11 @@ class Calibration:
     #: moved since calibration from a light that changed. Empty in files written before it
     #: was kept: then a frame's colours alone tell.
     edges: tuple[str, ...] = ()
+    #: The lightness (Lab L, 0-255) of the start frame's checkers' darker pixels
+    #: (:func:`~pibg.vision.board.sample_dark`): White's mean and spread, then Black's. What
+    #: tells whose a checker is where a lamp's highlight lifts a glossy checker's mean colour.
+    #: Empty in files written before it was kept: then the mean colours alone tell.
+    dark: tuple[float, ...] = ()
 
     @property
     def layout(self) -> Layout:
@@ -151,6 +156,8 @@ class Calibration:
             "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
             "# whether the middle of the empty board, between the points, looks like an arm",
             f"band_arm_like = {'true' if self.band_arm_like else 'false'}",
+            "# lightness of the checkers' darker pixels: White's mean and spread, Black's",
+            "dark = [" + ", ".join(f"{v:.2f}" for v in self.dark) + "]",
             "# the start frame's edges seen from above, a hex digit per 8 x 8 pixels (to tell a",
             "# moved camera from a changed light)",
             "edges = [" + "".join(f'\n  "{row}",' for row in self.edges)
@@ -220,7 +227,8 @@ class Calibration:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
         _check_keys(data, _TOP_KEYS, source, "",
-                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like", "edges"})
+                    optional={"distortion", "rim_lift", "arm_like", "band_arm_like", "edges",
+                              "dark"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -266,6 +274,7 @@ class Calibration:
                 arm_like=tuple(int(i) for i in data.get("arm_like", [])),
                 band_arm_like=data.get("band_arm_like", True),
                 edges=tuple(data.get("edges", [])),
+                dark=tuple(float(v) for v in data.get("dark", [])),
             )
         except (TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{source}: malformed value ({exc}): "
@@ -274,6 +283,10 @@ class Calibration:
         if len(cal.corners) != 4 or cal.points_bg.shape != (24, k, 3):
             raise CalibrationError(f"{source}: need 4 corners and 24 x {k} empty colours: "
                                    f"{_REMAKE.format(source)}")
+        if cal.dark and (len(cal.dark) != 4 or not all(
+                math.isfinite(v) and v > 0 for v in cal.dark)):
+            raise CalibrationError(f"{source}: dark must be four positive numbers (White's "
+                                   f"lightness and spread, Black's): {_REMAKE.format(source)}")
         if any(not 0 <= i < 24 * k for i in cal.arm_like):
             raise CalibrationError(f"{source}: arm_like must list checker places 0 to "
                                    f"{24 * k - 1}: {_REMAKE.format(source)}")
@@ -296,7 +309,7 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
-             "arm_like", "band_arm_like", "edges"}
+             "arm_like", "band_arm_like", "edges", "dark"}
 
 
 def _number(value: Any) -> bool:
@@ -455,6 +468,19 @@ def _learn(cfg: VisionConfig, canon: Array, layout: Layout
     return models[0], models[1], _borrow(feat, labels), contrast
 
 
+def _learn_dark(cfg: VisionConfig, canon: Array, layout: Layout) -> tuple[float, ...]:
+    """The lightness of the start frame's checkers' darker pixels (``Calibration.dark``)."""
+    dark = B.sample_dark(cfg, layout, canon, layout.point_slots())
+    light = B.to_lab(np.repeat(dark[..., None], 3, -1))[..., 0]
+    labels = start_labels(layout.slots_per_point())
+    floor = float(cfg.checker_sigma_floor[0])
+    out: list[float] = []
+    for c in (B.WHITE, B.BLACK):
+        v = light[labels == c]
+        out += [float(v.mean()), max(float(v.std()), floor)]
+    return tuple(out)
+
+
 def _agreement(cfg: VisionConfig, canon: Array, layout: Layout, white: B.ColourModel,
                black: B.ColourModel, bg: Array) -> float:
     """Share of checker places that read as the starting position."""
@@ -604,6 +630,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         arm_like=_arm_like(cfg, canon, layout, start),
         band_arm_like=_band_arm_like(cfg, canon, layout),
         edges=encode(edge_map(canon)),
+        dark=_learn_dark(cfg, canon, layout),
     )
 
 

@@ -322,7 +322,7 @@ class Vision:
             return over
         if net is not None:
             return self._observe_shapes(canon, frame, ii, gain,
-                                        self._whose(feat, reading, net), net)
+                                        self._whose(canon, feat, gains, reading, net), net)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
         found_cube = C.find_cube_at(cfg, lay, img, cal.cube_bg, self._bar_centre, ii)
@@ -333,8 +333,8 @@ class Vision:
                                          lg, found_cube))
         return obs
 
-    def _whose(self, feat: Array, reading: B.SlotReading, net: PN.PlaceReading
-               ) -> B.SlotReading:
+    def _whose(self, canon: Array, feat: Array, gains: Array, reading: B.SlotReading,
+               net: PN.PlaceReading) -> B.SlotReading:
         """The places' colours for telling whose each checker is: ``reading`` (the places'
         colours ``feat`` in the frame's light, measured on the empty board), or, where
         the checkers the network ``net`` sees look more like the two learnt without it (the
@@ -345,18 +345,32 @@ class Vision:
         whose each checker is: an arm is still told in the frame's light."""
         n = self._slots.shape[0] * self._slots.shape[1]
         seen = net.checker[:n].reshape(self._slots.shape[:-1]) > 0
-        if not seen.any():
-            return reading
         cal = self.calibration
-        bg, bg_lab = np.asarray(cal.points_bg), np.asarray(self._bg_lab)
-        here = B.read_places(self.config, feat[seen], 1.0, bg[seen], bg_lab[seen], cal.white,
-                             cal.black)
-        as_is = float(np.median(np.minimum(here.d_white, here.d_black)))
-        in_light = float(np.median(np.minimum(reading.d_white, reading.d_black)[seen]))
+        if cal.dark:
+            # the checkers' lightness that of their darker pixels (see ``board.sample_dark``)
+            white, black = B.dark_models(cal.white, cal.black, cal.dark)
+            side = 1 if white.mean[0] >= black.mean[0] else -1
+            dark = B.sample_dark(self.config, self._layout, canon, self._slots)
+
+            def whose(at: Array | slice, g: Array | float) -> tuple[Array, Array]:
+                lab = B.dark_lab(feat[at], dark[at], g)
+                return white.dist2(lab, side), black.dist2(lab, -side)
+        else:
+            bg, bg_lab = np.asarray(cal.points_bg), np.asarray(self._bg_lab)
+
+            def whose(at: Array | slice, g: Array | float) -> tuple[Array, Array]:
+                r = B.read_places(self.config, feat[at], g, bg[at], bg_lab[at], cal.white,
+                                  cal.black)
+                return r.d_white, r.d_black
+        d_white, d_black = whose(slice(None), gains)
+        lit = B.SlotReading(reading.d_empty, d_white, d_black)
+        if not seen.any():
+            return lit
+        as_is = float(np.median(np.minimum(*whose(seen, 1.0))))
+        in_light = float(np.median(np.minimum(d_white, d_black)[seen]))
         if as_is >= in_light:
-            return reading
-        raw = B.read_places(self.config, feat, 1.0, bg, bg_lab, cal.white, cal.black)
-        return B.SlotReading(reading.d_empty, raw.d_white, raw.d_black)
+            return lit
+        return B.SlotReading(reading.d_empty, *whose(slice(None), 1.0))
 
     def _dice_off_places(self, canon: Array, frame: Array | None, ring: Array, logits: Array,
                          empty: float,

@@ -78,6 +78,29 @@ def test_fixture_file_still_loads(sim_calibration_file: Path) -> None:
     assert cal.points_bg.shape == (24, 5, 3)
 
 
+def test_the_checkers_darker_pixels_are_learnt_and_kept(sim_vision: Vision,
+                                                       sim_calibration_file: Path,
+                                                       tmp_path: Path) -> None:
+    """The lightness of the start frame's checkers' darker pixels (White's, Black's) is learnt
+    and kept; a file written before it was kept loads without it; a damaged one is refused on
+    one line naming it."""
+    wm, ws, bm, bs = sim_vision.calibration.dark
+    assert wm > bm + 100 and 8.0 <= ws < 20 and 8.0 <= bs < 20
+    path = tmp_path / "cal.toml"
+    sim_vision.calibration.save(path)
+    assert Calibration.load(path).dark == pytest.approx((wm, ws, bm, bs), abs=0.01)
+    text = path.read_text()
+    old = "\n".join(line for line in text.splitlines() if not line.startswith("dark ="))
+    path.write_text(old)
+    assert Calibration.load(path).dark == ()
+    for bad in ("dark = [200.0, 9.0, 20.0]", "dark = [200.0, 9.0, 20.0, -1.0]"):
+        path.write_text(old.replace("edges =", bad + "\nedges =", 1))
+        with pytest.raises(CalibrationError, match=r"dark must be four positive numbers") as err:
+            Calibration.load(path)
+        assert "\n" not in str(err.value) and str(path) in str(err.value)
+    assert Calibration.load(sim_calibration_file).dark == ()  # written before
+
+
 def test_orientation_is_found_from_the_start_position() -> None:
     # The same board seen turned round (White's home at the top left of the image).
     frame = render(SimScene(START_POINTS))[::-1, ::-1].copy()

@@ -151,6 +151,26 @@ def test_checkers_lit_as_at_calibration_on_a_board_lit_otherwise_keep_their_colo
     assert obs.signed_points() == pts
 
 
+def test_a_black_checker_mirroring_a_lamp_stays_black() -> None:
+    """A glossy black checker mirrors a lamp: a white highlight over half the middle of its
+    top lifts its mean colour half way to White's (render rpa3: a Black checker's mean
+    lightness 118, a White one's in the dim corner 131). Its darker pixels stay black, and
+    say whose it is; by its mean colour the frame was refused ("15 in two ways")."""
+    start = render(SimScene(START_POINTS, style="tournament"))
+    vision = Vision.from_start_frame(start, sim_corners())
+    pts = (2, 0, -1, 0, 3, 4, 0, 2, 0, 0, -2, -4, 3, 0, 0, 0, -3, 0, -4, 0, 1, 0, -1, 0)
+    frame = render(SimScene(pts, seed=3, style="tournament"))
+    (x, y), = vision._dice_stage.to_frame(vision._slots[2, :1])  # the 3-point's checker
+    r = vision.calibration.checker_radius_px
+    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
+    frame[((xx - x) ** 2 + (yy - y) ** 2 < (0.6 * r) ** 2) & (yy < y + 0.2 * r)] = 235
+    obs = vision.observe(frame)
+    assert obs.readable, obs.reason
+    assert obs.signed_points() == pts
+    by_mean = Vision(dataclasses.replace(vision.calibration, dark=()), vision.config)
+    assert not by_mean.observe(frame).readable  # what the darker pixels mend
+
+
 @pytest.mark.parametrize(("style", "gamma", "seed"), [("walnut", 1.15, 1), ("tournament", 1.2, 1),
                                                     ("walnut", 1.2, 1), ("walnut", 0.8, 2),
                                                     ("tournament", 0.8, 1)])
