@@ -101,13 +101,18 @@ def test_checkers_a_tray_hides_are_not_put_on_empty_points(
         sim_vision: Vision, monkeypatch: pytest.MonkeyPatch) -> None:
     # Dark checkers in a dark tray under a dim light (render rnx1_08: 14 read as none, and
     # the rule of 15 put them on an empty point as a run and a second layer): the points the
-    # network plainly sees empty are not filled to make 15; the frame is refused.
+    # network plainly sees empty are not filled to make 15; the frame is refused. The trays
+    # read empty but not clearly (under ``tray_clear``): a clear tray that disagrees with
+    # the rest is refused by the trays' own check before the points are filled.
     pts = (2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -3, 0, 0, 0, 0)
     frame = render(SimScene(pts, off=(9, 9), seed=3))
     assert sim_vision.observe(frame).signed_points() == pts
-    monkeypatch.setattr(B, "tray_count", lambda *a, **k: B.TrayCount(0.0, 0.9))
+    unclear = 0.8 * sim_vision.config.tray_clear
+    monkeypatch.setattr(B, "tray_count", lambda *a, **k: B.TrayCount(0.0, unclear))
     obs = sim_vision.observe(frame)
     assert not obs.readable and "fewer checkers than a colour's 15" in (obs.reason or "")
+    monkeypatch.setattr(B, "tray_count", lambda *a, **k: B.TrayCount(0.0, 0.9))
+    assert not sim_vision.observe(frame).readable
 
 
 def test_hand_makes_the_frame_unreadable(sim_vision: Vision) -> None:
