@@ -88,6 +88,10 @@ class Calibration:
     #: empty board (``Layout.band_places``; :func:`~pibg.vision.place_net.band_arm_like`):
     #: then the band is no evidence of an arm (True for files written before it was asked).
     band_arm_like: bool = True
+    #: Whether the network sees "something over the place" anywhere on the empty bar at
+    #: calibration (:func:`~pibg.vision.place_net.band_arm_like` on ``Layout.bar_slots``):
+    #: then the bar is no evidence of an arm (True for files written before it was asked).
+    bar_arm_like: bool = True
     #: The start frame's edges in the top-down view, a row a string, a hex digit per
     #: ``fit.CELL`` pixels square (:func:`~pibg.vision.fit.encode`): what tells a camera
     #: moved since calibration from a light that changed. Empty in files written before it
@@ -156,6 +160,8 @@ class Calibration:
             "arm_like = [" + ", ".join(str(i) for i in self.arm_like) + "]",
             "# whether the middle of the empty board, between the points, looks like an arm",
             f"band_arm_like = {'true' if self.band_arm_like else 'false'}",
+            "# whether the empty bar looks like an arm",
+            f"bar_arm_like = {'true' if self.bar_arm_like else 'false'}",
             "# lightness of the checkers' darker pixels: White's mean and spread, Black's",
             "dark = [" + ", ".join(f"{v:.2f}" for v in self.dark) + "]",
             "# the start frame's edges seen from above, a hex digit per 8 x 8 pixels (to tell a",
@@ -228,7 +234,7 @@ class Calibration:
     def from_dict(cls, data: dict[str, Any], source: str = "<calibration>") -> Calibration:
         _check_keys(data, _TOP_KEYS, source, "",
                     optional={"distortion", "rim_lift", "arm_like", "band_arm_like", "edges",
-                              "dark"})
+                              "dark", "bar_arm_like"})
         for table in ("white", "black"):
             _check_keys(_table(data, table, source), {"mean", "sigma"}, source, table + ".")
         _check_keys(_table(data, "empty", source), {"points", "bar", "cube", "tray", "rails"},
@@ -273,6 +279,7 @@ class Calibration:
                 rim_lift=float(data.get("rim_lift", 0.0)),
                 arm_like=tuple(int(i) for i in data.get("arm_like", [])),
                 band_arm_like=data.get("band_arm_like", True),
+                bar_arm_like=data.get("bar_arm_like", True),
                 edges=tuple(data.get("edges", [])),
                 dark=tuple(float(v) for v in data.get("dark", [])),
             )
@@ -309,7 +316,7 @@ _REMAKE = ("not a calibration file as `pibg calibrate` writes it; make it again 
 
 _TOP_KEYS = {"version", "image_size", "corners", "white_home", "profile", "checker_radius_px",
              "point_colours", "white", "black", "empty", "ring", "distortion", "rim_lift",
-             "arm_like", "band_arm_like", "edges", "dark"}
+             "arm_like", "band_arm_like", "edges", "dark", "bar_arm_like"}
 
 
 def _number(value: Any) -> bool:
@@ -346,8 +353,9 @@ def _check_values(data: dict[str, Any], source: str) -> None:
         raise bad("distortion", f"a number in {lo}..{hi} (0 for none)")
     if "rim_lift" in data and not _number(data["rim_lift"]):
         raise bad("rim_lift", "a number")
-    if "band_arm_like" in data and not isinstance(data["band_arm_like"], bool):
-        raise bad("band_arm_like", "true or false")
+    for key in ("band_arm_like", "bar_arm_like"):
+        if key in data and not isinstance(data[key], bool):
+            raise bad(key, "true or false")
     edges = data.get("edges", [])
     if not (isinstance(edges, list) and all(isinstance(r, str) for r in edges)):
         raise bad("edges", "a list of rows of hex digits")
@@ -629,6 +637,7 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         rim_lift=rim_lift,
         arm_like=_arm_like(cfg, canon, layout, start),
         band_arm_like=_band_arm_like(cfg, canon, layout),
+        bar_arm_like=_band_arm_like(cfg, canon, layout, _bar_places(layout)),
         edges=encode(edge_map(canon)),
         dark=_learn_dark(cfg, canon, layout),
     )
@@ -643,13 +652,21 @@ def _arm_like(cfg: VisionConfig, canon: Array, layout: Layout, occupied: Array
     return PN.arm_like(canon, layout.point_slots(), layout.checker_px, occupied, model)
 
 
-def _band_arm_like(cfg: VisionConfig, canon: Array, layout: Layout) -> bool:
-    """:func:`~pibg.vision.place_net.band_arm_like` with the configured network (True, the
-    band no evidence, without one)."""
+def _band_arm_like(cfg: VisionConfig, canon: Array, layout: Layout,
+                   places: Array | None = None) -> bool:
+    """:func:`~pibg.vision.place_net.band_arm_like` with the configured network on the
+    middle band (or ``places``, empty at the start: the bar's, :func:`_bar_places`); True,
+    they are no evidence, without one."""
     model = PN.model_path(cfg.place_model)
     if model is None:
         return True
-    return PN.band_arm_like(canon, layout.band_places(), layout.checker_px, model)
+    where = layout.band_places() if places is None else places
+    return PN.band_arm_like(canon, where, layout.checker_px, model)
+
+
+def _bar_places(layout: Layout) -> Array:
+    """The bar's checker places, White's side then Black's (as ``Vision`` reads them)."""
+    return np.concatenate([layout.bar_slots(white=True), layout.bar_slots(white=False)])
 
 
 def fit_distortion(cfg: VisionConfig, image: Array, corners: Array, layout: Layout,

@@ -437,7 +437,9 @@ class Vision:
         leaving out those that looked like an arm on the empty board at calibration
         (``Calibration.arm_like``), and of the middle band between them (an arm reaching
         across between the points' tips covers few checker places; not on a board whose band
-        looked like an arm at calibration, ``Calibration.band_arm_like``), with the board's
+        looked like an arm at calibration, ``Calibration.band_arm_like``) and of the bar (an
+        arm reaching across often lies along it; not where the empty bar looked like an arm,
+        ``Calibration.bar_arm_like``), with the board's
         frame changed and those places together (``hand_reach``) or two of them unlike every
         colour learnt (``hand_far``), or, where the arm passed the frame unseen, one of them
         unlike every colour learnt and one by the frame (``hand_edge_slots``), that one and
@@ -478,13 +480,19 @@ class Vision:
         points' places (flat, past those arm-like at calibration, those a lamp's glare
         whites out, :meth:`_glare`, and those a lamp's light shows brighter, :meth:`_lamp_lit`
         on the places' colours ``feat`` in the frame's light ``gain``), how many of the middle
-        band's, and which of those places are unlike every colour learnt (``hand_far``)."""
+        band's and the bar's (each where it tells anything on this board), and which of
+        those places are unlike every colour learnt (``hand_far``)."""
         n = self._slots.shape[0] * self._slots.shape[1]
         arm = net.arm[:n] > 0.5
         arm[list(self.calibration.arm_like)] = False
         arm[np.flatnonzero(arm)[self._glare(canon, self._slots.reshape(-1, 2)[arm])]] = False
         arm &= ~self._lamp_lit(feat.reshape(-1, 3), gain)
         band = int((net.arm[n + self._n_bar:] > 0.5).sum())  # the middle band's, if read
+        if not self.calibration.bar_arm_like:
+            # and the bar's: an arm reaching across the board lies along it as often as not
+            # (renders rns0_08, rns4_08: a bare arm over six of its eight places and two of
+            # the points', read as a board)
+            band += int((net.arm[n:n + self._n_bar] > 0.5).sum())
         known = np.minimum(np.minimum(reading.d_empty, reading.d_white), reading.d_black)
         return arm, band, arm & (known.reshape(-1) >= self.config.hand_far)
 

@@ -19,6 +19,8 @@ from pibg.vision.calibrate import Calibration
 from pibg.vision.geometry import START_POINTS, VisionConfig
 from pibg.vision.pipeline import Vision
 
+DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
+
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 UNSEEN = SHARED / "renders" / "unseen"
 
@@ -63,6 +65,37 @@ def test_calibration_keeps_whether_the_middle_band_looks_like_an_arm(tmp_path: P
     path.write_text(text.replace("band_arm_like = false", 'band_arm_like = "no"'))
     with pytest.raises(CalibrationError, match="band_arm_like = 'no': expected true or false"):
         Calibration.load(path)
+
+
+def test_calibration_keeps_whether_the_bar_looks_like_an_arm(tmp_path: Path) -> None:
+    """Whether the empty bar looks like an arm is kept as the middle band's is; a file
+    written before it was asked takes it for no evidence, as then."""
+    cal = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners()).calibration
+    assert not cal.bar_arm_like  # pibg.sim's bar: the network sees nothing over it
+    path = tmp_path / "cal.toml"
+    cal.save(path)
+    assert Calibration.load(path).bar_arm_like is False
+    text = path.read_text()
+    path.write_text("\n".join(line for line in text.splitlines()
+                              if not line.startswith("bar_arm_like")))
+    assert Calibration.load(path).bar_arm_like is True
+    path.write_text(text.replace("bar_arm_like = false", 'bar_arm_like = "no"'))
+    with pytest.raises(CalibrationError, match="bar_arm_like = 'no': expected true or false"):
+        Calibration.load(path)
+
+
+def test_a_bare_arm_along_the_bar_is_over_the_board() -> None:
+    """Render rns4_08 (``benchmarks/random_boards/twenty_sixth.json``): a bare arm reaching
+    from White's side along the bar, over six of its eight places and two of the points',
+    was read as a board (24-point -8 read -12). On this board the empty bar looks like no arm
+    at calibration, so the bar's places count as the middle band's do."""
+    vision = Vision.from_start_frame(cv2.imread(str(DATA / "rns4_start.jpg")))
+    assert not vision.calibration.bar_arm_like
+    start = vision.observe(cv2.imread(str(DATA / "rns4_start.jpg")))
+    assert start.readable and start.signed_points() == START_POINTS
+    obs = vision.observe(cv2.imread(str(DATA / "rns4_08_arm.jpg")))
+    assert not obs.readable
+    assert "something over the board" in obs.reason
 
 
 def test_an_arm_across_the_middle_of_the_board_is_over_it(sim_vision: Vision,
