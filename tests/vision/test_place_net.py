@@ -51,36 +51,23 @@ def test_a_missing_model_is_one_line_naming_it(tmp_path: Path) -> None:
         Vision.from_start_frame(frame, sim_corners(), config=VisionConfig(place_model=str(broken)))
 
 
-def test_calibration_keeps_whether_the_middle_band_looks_like_an_arm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key, on_sim", [("band_arm_like", True), ("bar_arm_like", False)])
+def test_calibration_keeps_whether_the_band_and_the_bar_look_like_an_arm(
+        tmp_path: Path, key: str, on_sim: bool) -> None:
+    """Whether the empty middle band and the empty bar look like an arm is learnt and kept;
+    a file written before either was asked takes it for no evidence, as then."""
     cal = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners()).calibration
-    assert cal.band_arm_like  # pibg.sim's plain drawn field: the network takes it for a sleeve
+    # pibg.sim's plain drawn field: the network takes it for a sleeve; its bar: for nothing
+    assert getattr(cal, key) is on_sim
     path = tmp_path / "cal.toml"
-    dataclasses.replace(cal, band_arm_like=False).save(path)
-    assert Calibration.load(path).band_arm_like is False
-    text = path.read_text()
-    # a file written before the band was asked: the band is no evidence, as then
-    path.write_text("\n".join(line for line in text.splitlines()
-                              if not line.startswith("band_arm_like")))
-    assert Calibration.load(path).band_arm_like is True
-    path.write_text(text.replace("band_arm_like = false", 'band_arm_like = "no"'))
-    with pytest.raises(CalibrationError, match="band_arm_like = 'no': expected true or false"):
-        Calibration.load(path)
-
-
-def test_calibration_keeps_whether_the_bar_looks_like_an_arm(tmp_path: Path) -> None:
-    """Whether the empty bar looks like an arm is kept as the middle band's is; a file
-    written before it was asked takes it for no evidence, as then."""
-    cal = Vision.from_start_frame(render(SimScene(START_POINTS)), sim_corners()).calibration
-    assert not cal.bar_arm_like  # pibg.sim's bar: the network sees nothing over it
-    path = tmp_path / "cal.toml"
-    cal.save(path)
-    assert Calibration.load(path).bar_arm_like is False
+    dataclasses.replace(cal, **{key: False}).save(path)
+    assert getattr(Calibration.load(path), key) is False
     text = path.read_text()
     path.write_text("\n".join(line for line in text.splitlines()
-                              if not line.startswith("bar_arm_like")))
-    assert Calibration.load(path).bar_arm_like is True
-    path.write_text(text.replace("bar_arm_like = false", 'bar_arm_like = "no"'))
-    with pytest.raises(CalibrationError, match="bar_arm_like = 'no': expected true or false"):
+                              if not line.startswith(key)))
+    assert getattr(Calibration.load(path), key) is True
+    path.write_text(text.replace(f"{key} = false", f'{key} = "no"'))
+    with pytest.raises(CalibrationError, match=f"{key} = 'no': expected true or false"):
         Calibration.load(path)
 
 
