@@ -952,6 +952,20 @@ def _net_seek(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
     return x, y
 
 
+def face_near(crop: CropFn, x: float, y: float, size: float,
+              config: DiceConfig = DEFAULT_CONFIG) -> tuple[int, float]:
+    """The face the die-face network reads surest near (x, y) for a die of edge ``size``
+    (:func:`_net_seek`, nothing left out): its value and likelihood (value 0: no die)."""
+    sx, sy = _net_seek(crop, x, y, size, config, _no_room_asked)
+    _, p = _net_read(crop, sx, sy, size, config)
+    best = int(np.argmax(p[:NO_DIE]))
+    return (best + 1, float(p[best])) if p[best] >= p[NO_DIE] else (0, float(p[NO_DIE]))
+
+
+def _no_room_asked(x: float, y: float) -> float:
+    return math.inf
+
+
 def _surest(crop: CropFn, spots: list[tuple[float, float]], size: float, cfg: DiceConfig
             ) -> tuple[float, float]:
     """Of ``spots``, the one where the die-face network is surest of a face (its likeliest

@@ -707,3 +707,19 @@ def test_a_die_read_flat_by_a_checker_is_not_flat_where_the_network_sees_no_flat
     assert not _net_leaning(crop, far, size, room, cfg)
     assert not _net_leaning(crop, dataclasses.replace(bare, flat=False), size, room, cfg)
     assert not _net_leaning(crop, bare, size, room, dataclasses.replace(cfg, net_lean_veto=1.0))
+
+
+def test_dice_found_at_the_tiny_size_are_read_at_the_small_one_where_the_network_is_surer(
+        ) -> None:
+    """Render rpa4_01 (``benchmarks/random_boards/twenty_seventh.json``, shrunk to 960x720):
+    dark dice with dark pips in a dim evening light, 0.42 of a checker as every render's,
+    found at the tiny size only, where a crop cut for a tiny die cut the four's corner pips
+    off and it was read as a two. Read again at the small size, where the die-face network
+    is surer of both faces: a four and a six."""
+    from pibg.vision.pipeline import Vision
+
+    data = Path(__file__).resolve().parents[1] / "data" / "vision"
+    vision = Vision.from_start_frame(cv2.imread(str(data / "rpa4_start.jpg")))
+    obs = vision.observe(cv2.imread(str(data / "rpa4_01_dice.jpg")))
+    assert obs.readable
+    assert sorted((d.value, d.flat) for d in obs.dice) == [(4, True), (6, True)]
