@@ -963,6 +963,7 @@ def face_near(crop: CropFn, x: float, y: float, size: float,
 
 
 def _no_room_asked(x: float, y: float) -> float:
+    """Room everywhere: no place left out (for :func:`_net_seek`)."""
     return math.inf
 
 

@@ -259,7 +259,8 @@ class DiceStage:
         The tiny size finds the most candidates, a die's pips among them, and a crop cut for
         a tiny die cuts a larger die's corner pips off: render rpa4's dark dice (0.42 of a
         checker, as every render's) were found at the tiny size alone and read there a four
-        as a two, a six as a one; at the small size the network reads all twelve right, surer.
+        as a two, a six as a one; at the small size the network reads eleven of twelve right,
+        surer.
         A die that is tiny indeed is read as surely or more at its own size."""
         flat = [i for i, d in enumerate(found) if d.flat]
         if not flat:
