@@ -260,8 +260,9 @@ class DiceStage:
         a tiny die cuts a larger die's corner pips off: render rpa4's dark dice (0.42 of a
         checker, as every render's) were found at the tiny size alone and read there a four
         as a two, a six as a one; at the small size the network reads eleven of twelve right,
-        surer.
-        A die that is tiny indeed is read as surely or more at its own size."""
+        surer. Over ``renders/dev``, the game and the real photos (tournament dice, tiny
+        indeed) it was asked 7 times and moved to the small size 3 times, every value the
+        same."""
         flat = [i for i, d in enumerate(found) if d.flat]
         if not flat:
             return found, tiny
