@@ -955,8 +955,10 @@ def _net_seek(crop: CropFn, x: float, y: float, size: float, cfg: DiceConfig,
 def face_near(crop: CropFn, x: float, y: float, size: float,
               config: DiceConfig = DEFAULT_CONFIG) -> tuple[int, float]:
     """The face the die-face network reads surest near (x, y) for a die of edge ``size``
-    (:func:`_net_seek`, nothing left out): its value and likelihood (value 0: no die)."""
-    sx, sy = _net_seek(crop, x, y, size, config, _no_room_asked)
+    (:func:`_net_seek` on its coarse grid one step round, nothing left out: ten reads): its
+    value and likelihood (value 0: no die)."""
+    near = dataclasses.replace(config, rescue_reach=1, rescue_fine=0.0)
+    sx, sy = _net_seek(crop, x, y, size, near, _no_room_asked)
     _, p = _net_read(crop, sx, sy, size, config)
     best = int(np.argmax(p[:NO_DIE]))
     return (best + 1, float(p[best])) if p[best] >= p[NO_DIE] else (0, float(p[NO_DIE]))
