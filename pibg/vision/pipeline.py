@@ -696,6 +696,17 @@ class Vision:
         bar_counts = {c: sum(abs(all_reads[p].count) if jr.full(p, k) else int(jr.run[p])
                              for p in range(24, len(jr.run)) if jr.colour[p] == c)
                       for c in (B.WHITE, B.BLACK)}
+        row = self._bar_slots.shape[1]
+        for c in (B.WHITE, B.BLACK):
+            if bar_counts[c] > 2 * row:
+                # more than a second layer on a bar side's row: the rule of 15 hid there the
+                # checkers a tray does not show (render rpb3_12: Black's 14 borne off, black
+                # in a dark tray read as empty, put on the bar as a row and 10 on top of it)
+                name = "White" if c == B.WHITE else "Black"
+                return BoardObservation.unreadable(
+                    f"{bar_counts[c]} of {name}'s checkers would be on the bar, more than two "
+                    f"rows of it hold: checkers in a tray the camera does not make out, or "
+                    f"something over the board"), run
         cube, cube_at = found_cube
         if bar_run.any() and (cube is None or (cube.owner == "center"
                                                and cube.confidence < cfg.cube_sure)):

@@ -115,6 +115,22 @@ def test_checkers_a_tray_hides_are_not_put_on_empty_points(
     assert not sim_vision.observe(frame).readable
 
 
+def test_checkers_a_tray_hides_are_not_put_on_the_bar(
+        sim_vision: Vision, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Render rpb3_12: Black's 14 borne-off checkers, black in a dark tray under a dim light,
+    # read as none, and the rule of 15 put them on the bar, a row and 10 on top of it: a bar
+    # side holding more than two rows is refused.
+    pts = (0, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)
+    frame = render(SimScene(pts, off=(10, 14), seed=3))
+    obs = sim_vision.observe(frame)
+    assert obs.readable and (obs.off_white.count, obs.off_black.count) == (10, 14)
+    monkeypatch.setattr(B, "tray_count", lambda cfg, lay, canon, bg, white, scale:
+                        B.TrayCount(10.0, 0.9) if white else B.TrayCount(0.0, 0.9))
+    obs = sim_vision.observe(frame)
+    assert not obs.readable
+    assert "14 of Black's checkers would be on the bar" in (obs.reason or "")
+
+
 def test_hand_makes_the_frame_unreadable(sim_vision: Vision) -> None:
     obs = sim_vision.observe(render(SimScene(START_POINTS, hand=True, seed=9)))
     assert not obs.readable and obs.reason
