@@ -636,8 +636,8 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
         distortion=k_lens,
         rim_lift=rim_lift,
         arm_like=_arm_like(cfg, canon, layout, start),
-        band_arm_like=_band_arm_like(cfg, canon, layout),
-        bar_arm_like=_band_arm_like(cfg, canon, layout, _bar_places(layout)),
+        band_arm_like=_places_arm_like(cfg, canon, layout, layout.band_places()),
+        bar_arm_like=_places_arm_like(cfg, canon, layout, _bar_places(layout)),
         edges=encode(edge_map(canon)),
         dark=_learn_dark(cfg, canon, layout),
     )
@@ -652,16 +652,14 @@ def _arm_like(cfg: VisionConfig, canon: Array, layout: Layout, occupied: Array
     return PN.arm_like(canon, layout.point_slots(), layout.checker_px, occupied, model)
 
 
-def _band_arm_like(cfg: VisionConfig, canon: Array, layout: Layout,
-                   places: Array | None = None) -> bool:
-    """:func:`~pibg.vision.place_net.band_arm_like` with the configured network on the
-    middle band (or ``places``, empty at the start: the bar's, :func:`_bar_places`); True,
-    they are no evidence, without one."""
+def _places_arm_like(cfg: VisionConfig, canon: Array, layout: Layout, places: Array) -> bool:
+    """:func:`~pibg.vision.place_net.band_arm_like` with the configured network on
+    ``places``, empty at the start (the middle band's, the bar's); True, they are no
+    evidence, without one."""
     model = PN.model_path(cfg.place_model)
     if model is None:
         return True
-    where = layout.band_places() if places is None else places
-    return PN.band_arm_like(canon, where, layout.checker_px, model)
+    return PN.band_arm_like(canon, places, layout.checker_px, model)
 
 
 def _bar_places(layout: Layout) -> Array:

@@ -267,9 +267,8 @@ class DiceStage:
         if not flat:
             return found, tiny
         small = self.die_sizes()[1]
-        cfg = DEFAULT_CONFIG
-        at_tiny = [_face_near(crop, found[i].x, found[i].y, tiny, cfg) for i in flat]
-        at_small = [_face_near(crop, found[i].x, found[i].y, small, cfg) for i in flat]
+        at_tiny = [_face_near(crop, found[i].x, found[i].y, tiny) for i in flat]
+        at_small = [_face_near(crop, found[i].x, found[i].y, small) for i in flat]
         if (any(v == 0 for v, _ in at_small)
                 or sum(p for _, p in at_small) <= sum(p for _, p in at_tiny)):
             return found, tiny

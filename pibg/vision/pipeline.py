@@ -668,10 +668,9 @@ class Vision:
             est, conf = trays[c].est, trays[c].conf
             clear = cfg.tray_clear_over if est > off else cfg.tray_clear
             if abs(off - est) > cfg.tray_conflict and conf >= clear:
-                name = "White" if c == B.WHITE else "Black"
                 return BoardObservation.unreadable(
-                    f"{name}'s checkers do not add up to 15: the tray shows {est:.0f}, the rest "
-                    f"leaves {off} (something over the board?)"), run
+                    f"{_colour_name(c)}'s checkers do not add up to 15: the tray shows "
+                    f"{est:.0f}, the rest leaves {off} (something over the board?)"), run
         conf_w, conf_b = jr.tray_conf[B.WHITE], jr.tray_conf[B.BLACK]
         rims = np.concatenate([ring[:, :2].mean(1), np.ones(len(jr.run) - 24)])
         if stacked is not None:
@@ -702,11 +701,10 @@ class Vision:
                 # more than a second layer on a bar side's row: the rule of 15 hid there the
                 # checkers a tray does not show (render rpb3_12: Black's 14 borne off, black
                 # in a dark tray read as empty, put on the bar as a row and 10 on top of it)
-                name = "White" if c == B.WHITE else "Black"
                 return BoardObservation.unreadable(
-                    f"{bar_counts[c]} of {name}'s checkers would be on the bar, more than two "
-                    f"rows of it hold: checkers in a tray the camera does not make out, or "
-                    f"something over the board"), run
+                    f"{bar_counts[c]} of {_colour_name(c)}'s checkers would be on the bar, more "
+                    f"than two rows of it hold: checkers in a tray the camera does not make out, "
+                    f"or something over the board"), run
         cube, cube_at = found_cube
         if bar_run.any() and (cube is None or (cube.owner == "center"
                                                and cube.confidence < cfg.cube_sure)):
@@ -800,6 +798,11 @@ class Vision:
 def _points(pts: list[int]) -> str:
     """"point 5" or "points 4, 5, 12", for a reason given to the players."""
     return f"point{'s' if len(pts) > 1 else ''} {', '.join(map(str, pts))}"
+
+
+def _colour_name(colour: int) -> str:
+    """"White" or "Black", for a reason given to the players."""
+    return "White" if colour == B.WHITE else "Black"
 
 
 def region_summary(obs: BoardObservation) -> list[RegionRead]:
