@@ -45,6 +45,8 @@
         > benchmarks/random_boards/twenty_seventh.json
     python benchmarks/random_boards/make_spec.py --twenty-eighth \\
         > benchmarks/random_boards/twenty_eighth.json
+    python benchmarks/random_boards/make_spec.py --twenty-ninth \\
+        > benchmarks/random_boards/twenty_ninth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -88,7 +90,9 @@ the twenty-third, ``--twenty-fifth`` (``rnr0`` to ``rnr4``, seeds 7551 to 7555,
 seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth, ``--twenty-seventh``
 (``rpa0`` to ``rpa4``, seeds 7571 to 7575, ``twenty_seventh.json``) after the twenty-sixth:
 every ``rn`` prefix being taken, its set-ups begin ``rpa``, and ``--twenty-eighth`` (``rpb0``
-to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-seventh.
+to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-seventh, and
+``--twenty-ninth`` (``rpc0`` to ``rpc4``, seeds 7591 to 7595, ``twenty_ninth.json``) after
+the twenty-eighth.
 """
 
 from __future__ import annotations
@@ -295,6 +299,13 @@ TWENTY_EIGHTH = [
     (7584, "dim_evening", "v3wide", 70, 3),
     (7585, "desk_lamp", "v3", 66, 7),
 ]
+TWENTY_NINTH = [
+    (7591, "warm_ceiling", "v3wide", 61, 4),
+    (7592, "dim_evening", "v3", 68, 5),
+    (7593, "daylight_window", "v3", 72, 6),
+    (7594, "desk_lamp", "v3wide", 64, 3),
+    (7595, "warm_ceiling", "v3", 59, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -315,7 +326,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-fifth": (TWENTY_FIFTH, "62", "rnr"),
         "--twenty-sixth": (TWENTY_SIXTH, "63", "rns"),
         "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa"),
-        "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb")}
+        "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb"),
+        "--twenty-ninth": (TWENTY_NINTH, "66", "rpc")}
 
 
 def main() -> int:
