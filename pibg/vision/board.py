@@ -1184,7 +1184,12 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
         if p in extra:
             sign = 1 if jr.colour[p] == WHITE else -1
             base = sign * int(jr.run[p])
-            keep = dist.pop(base, 0.0)
+            # every run that makes the point full holds the hidden checkers on top: a run
+            # read one shorter leaves one more hidden, the point's count the same (a
+            # six-place point of 13, render rpc1_03: its first layer as likely 5 as 6, and
+            # the 5 read as five checkers in all)
+            at = jr.full_at[p] if p < len(jr.full_at) else stacks_on(k)
+            keep = sum(dist.pop(sign * n, 0.0) for n in range(at, k + 1))
             for e, pe in extra[p].items():
                 for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
                     if e + de >= 0:

@@ -380,6 +380,31 @@ def test_a_six_place_point_of_five_may_hold_more_on_top() -> None:
     assert B.joint_point_reads(jr, k)[5].count == 6
 
 
+def test_a_full_points_first_layer_read_one_shorter_hides_one_more_on_top() -> None:
+    """14 White checkers on a six-place point (as render rpc1_03's 13), its sixth place as
+    likely empty as not under the stack: a first layer of five hides nine, one of six hides
+    eight. Both are 14 on the point, which is what it reads, not five."""
+    k = 6
+    logits = np.full((24, k), -6.0, np.float32)
+    d_e = np.zeros((24, k), np.float32)
+    d_w = np.full((24, k), 50.0, np.float32)
+    d_b = np.full((24, k), 50.0, np.float32)
+    for p, n in {24: 6, 18: 1, 2: -1, 3: -1, 4: -3, 6: -1, 10: -1, 22: -3, 23: -5}.items():
+        for j in range(abs(n)):
+            logits[p - 1, j] = 6.0
+            (d_w if n > 0 else d_b)[p - 1, j] = 0.0
+    logits[23, 5] = 0.0  # the sixth place: no telling
+    reading = B.SlotReading(d_e, d_w, d_b)
+    _run, _colour, cum = B.counts_from_logits(logits, reading)
+    jr = B.joint_counts(VisionConfig(), cum, reading, {B.WHITE: 0, B.BLACK: 0},
+                        {B.WHITE: (0.0, 0.9), B.BLACK: (0.0, 0.9)})
+    assert jr.off == {B.WHITE: 0, B.BLACK: 0}
+    assert jr.run[23] in (5, 6) and jr.hidden[B.WHITE] == 14 - int(jr.run[23])
+    reads = B.joint_point_reads(jr, k)
+    assert reads[23].count == 14
+    assert reads[23].prob(14) > 0.7 and reads[23].prob(5) < 0.01 and reads[23].prob(6) < 0.01
+
+
 def test_the_networks_stacked_places_tell_which_full_point_hides_the_checkers() -> None:
     """Two full White points and two White checkers hidden: from the counts alone each point
     holds one (every split as likely, the even one a hair ahead); where the checker-place
