@@ -552,10 +552,11 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     """Learn a calibration from a frame of the starting position and the surface corners.
 
     Without ``white_home`` every orientation is tried (without ``profile`` every board
-    profile), and the one where the lighter checkers stand where White's do in the starting
-    position wins. ``corners_on_rims``: the corners are :func:`find_board`'s, fitted to the
-    checkers' rims, so the view is of the checkers' tops and the rims need no lift (else the
-    rims' height is learnt from the frame, see :func:`learn_rim_lift`).
+    profile of about the corners' shape, :func:`profiles_shaped_like`), and the one where the
+    lighter checkers stand where White's do in the starting position wins.
+    ``corners_on_rims``: the corners are :func:`find_board`'s, fitted to the checkers' rims,
+    so the view is of the checkers' tops and the rims need no lift (else the rims' height is
+    learnt from the frame, see :func:`learn_rim_lift`).
 
     :raises CalibrationError: the frame does not show the starting position.
     :raises BoardNotFoundError: the corners make no board.
@@ -564,7 +565,8 @@ def learn(cfg: VisionConfig, image: Array, corners: Array,
     corners = np.asarray(corners, np.float64).reshape(4, 2)
     check_corners(corners, (w, h))
     homes: tuple[WhiteHome, ...] = (white_home,) if white_home else WHITE_HOMES
-    profiles = [pick_profile(corners, profile)] if profile else list(PROFILES.values())
+    profiles = ([pick_profile(corners, profile)] if profile
+                else profiles_shaped_like(corners, cfg.profile_shape_tolerance))
     best: tuple[float, WhiteHome, Array, Array, BoardProfile] | None = None
     for prof in profiles:
         layout = Layout(prof)
@@ -703,10 +705,26 @@ def pick_profile(corners: Array, profile: str | None) -> BoardProfile:
         if profile not in PROFILES:
             raise CalibrationError(f"unknown board profile {profile!r}: one of {sorted(PROFILES)}")
         return PROFILES[profile]
-    c = np.asarray(corners, np.float64)
+    return profile_for_aspect(corners_aspect(corners))
+
+
+def corners_aspect(corners: Array) -> float:
+    """The shape of the quadrilateral ``corners`` (TL, TR, BR, BL): its sides' length over
+    its top's and bottom's."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
     top = float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3]))
     side = float(np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1]))
-    return profile_for_aspect(side / max(top, 1.0))
+    return side / max(top, 1.0)
+
+
+def profiles_shaped_like(corners: Array, tolerance: float) -> list[BoardProfile]:
+    """The built-in profiles whose shape lies within ``tolerance`` (log of the ratio) of the
+    corners' (:func:`corners_aspect`); every profile where none does (a camera tilted far
+    enough to change the board's shape in the frame: the colours then choose)."""
+    aspect = corners_aspect(corners)
+    near = [p for p in PROFILES.values()
+            if aspect > 0.0 and abs(math.log(p.aspect / aspect)) <= tolerance]
+    return near or list(PROFILES.values())
 
 
 def find_board(cfg: VisionConfig, image: Array) -> Array:

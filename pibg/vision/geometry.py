@@ -466,6 +466,12 @@ class VisionConfig:
     start_most: int = 26
     #: Share of checker places that must read as the starting position at calibration.
     min_start_agreement: float = 0.9
+    #: How far (log of the ratio) a board profile's shape, depth over width, may lie from the
+    #: corners' for calibration to try it: a camera tilted a few degrees changes the shape
+    #: by a few per cent, the built-in profiles differ by 3 to 18 % (render rpc1: a standard
+    #: board, 0.794 in the frame, read as a tournament one, 0.938, whose colours agreed as
+    #: well with the starting position, its points' places a sixth too close together).
+    profile_shape_tolerance: float = 0.1
     #: Minimal distance (CIE Lab, OpenCV's 8-bit scale) between the two checker colours
     #: learnt at calibration: lightness or hue (White is the lighter, by any amount). Turned
     #: or mirrored, each colour model mixes both colours and they lie 0.5 to 5 apart; teal

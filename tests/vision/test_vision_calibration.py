@@ -442,3 +442,31 @@ def test_a_corner_stack_whose_first_checker_is_no_circle_is_fitted_from_its_seco
     corners, on_rims = locate_board(VisionConfig(), frame)
     assert on_rims
     assert np.linalg.norm(corners - np.array(RNR1_CORNERS), axis=1).max() < 0.03 * width
+
+
+def test_a_board_is_calibrated_as_a_profile_of_its_own_shape(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The colours of a start frame can agree with the starting position as well on the
+    slots of a profile of another shape (render rpc1: a standard board, 0.794 deep for its
+    width in the frame, taken for a tournament board, 0.938, its points' places a sixth too
+    close together: 7 of 11 frames wrong). Calibration tries the profiles of about the
+    corners' shape only; of none, every profile."""
+    from pibg.vision import calibrate as K
+    from pibg.vision.geometry import PROFILES
+
+    frame = render(SimScene(START_POINTS))
+    corners = sim_corners()
+    shape = K.corners_aspect(corners)
+    assert abs(shape - PROFILES["standard"].aspect) < 0.02
+    assert [p.name for p in K.profiles_shaped_like(corners, 0.1)] == ["standard", "travel"]
+    # colours that agree best on the tournament board's slots
+    agreement = K._agreement
+    monkeypatch.setattr(K, "_agreement", lambda cfg, canon, layout, *a: agreement(
+        cfg, canon, layout, *a) + (1.0 if layout.profile.name == "tournament" else 0.0))
+    assert learn(VisionConfig(), frame, corners).profile == "standard"
+    # a deeper board is a tournament board; corners of no profile's shape (a camera tilted
+    # far): every profile is tried
+    deep = corners * np.array([1.0, 1.18])
+    assert [p.name for p in K.profiles_shaped_like(deep, 0.1)] == ["tournament"]
+    squat = corners * np.array([1.0, 0.85])
+    assert len(K.profiles_shaped_like(squat, 0.1)) == len(PROFILES)
