@@ -27,7 +27,7 @@ from pibg.vision.calibrate import (
     Calibration,
     learn,
     learn_from_any_frame,
-    locate_board,
+    locate_layout,
 )
 from pibg.vision.dice_stage import DiceStage
 from pibg.vision.geometry import (
@@ -170,11 +170,12 @@ class Vision:
                          corners_on_rims: bool = False) -> Vision:
         """Calibrate from a frame of the starting position and the playing surface's
         ``corners`` in it (TL, TR, BR, BL); without them the board finder
-        (:func:`~pibg.vision.calibrate.locate_board`) finds them in the frame, as
-        ``pibg calibrate`` does without ``--corners``. ``corners_on_rims``: the corners given
-        are the board finder's (see :func:`~pibg.vision.calibrate.learn`); the ones it finds
-        here are taken as it says. ``white_home`` and ``profile`` where they are known, else
-        found as :func:`~pibg.vision.calibrate.learn` finds them.
+        (:func:`~pibg.vision.calibrate.locate_layout`) finds them in the frame, as
+        ``pibg calibrate`` does without ``--corners``, and the board profile the checkers fit.
+        ``corners_on_rims``: the corners given are the board finder's (see
+        :func:`~pibg.vision.calibrate.learn`); the ones it finds here are taken as it says.
+        ``white_home`` and ``profile`` where they are known, else found as
+        :func:`~pibg.vision.calibrate.learn` finds them.
 
         :raises CalibrationError: not a starting position.
         :raises BoardNotFoundError: no corners given and the board finder found no board, or
@@ -182,7 +183,8 @@ class Vision:
         """
         cfg = config or VisionConfig()
         if corners is None:
-            corners, corners_on_rims = locate_board(cfg, frame)
+            corners, corners_on_rims, found = locate_layout(cfg, frame)
+            profile = profile or found
         return cls(learn(cfg, frame, np.asarray(corners, np.float64), white_home, profile,
                          corners_on_rims=corners_on_rims), cfg)
 

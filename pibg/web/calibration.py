@@ -2,7 +2,7 @@
 
 :class:`CalibrationBackend` is the small protocol the server calls; :class:`VisionCalibration`
 implements it with the vision module's public functions (imported lazily, so the page works
-on a machine whose vision stack is being changed): ``locate_board`` for detected corners,
+on a machine whose vision stack is being changed): ``locate_layout`` for detected corners,
 ``Vision.from_start_frame`` to learn the board (its ``calibration`` saved as the TOML) and read
 it. Detected corners saved unmoved are the finder's, on the checkers' rims, and the learning
 is told so.
@@ -87,9 +87,11 @@ class VisionCalibration:
         self._on_saved = on_saved
         self._default = ([(float(x), float(y)) for x, y in default_corners]
                          if default_corners is not None else None)
-        #: Corners the board finder fitted to the checkers' rims, last detected: saved as
-        #: they are, the rims need no lift (see ``pibg.vision.calibrate.learn``).
+        #: Corners the board finder fitted to the checkers' rims, last detected, and the board
+        #: profile it fitted them with: saved as they are, the rims need no lift and the
+        #: profile is the finder's (see ``pibg.vision.calibrate.learn``).
         self._on_rims: Corners | None = None
+        self._profile: str | None = None
 
     def _cfg(self) -> Any:
         if self._config is not None:
@@ -116,12 +118,13 @@ class VisionCalibration:
         img = self.frame()
         if img is not None:
             from pibg.exc import PibgError
-            from pibg.vision.calibrate import locate_board
+            from pibg.vision.calibrate import locate_layout
 
             try:
-                found, on_rims = locate_board(self._cfg(), img)
-                pts = [(float(x), float(y)) for x, y in found]
-                self._on_rims = pts if on_rims else None
+                found = locate_layout(self._cfg(), img)
+                pts = [(float(x), float(y)) for x, y in found.corners]
+                self._on_rims = pts if found.on_rims else None
+                self._profile = found.profile
                 return pts, "detected"
             except PibgError:
                 pass
@@ -145,8 +148,10 @@ class VisionCalibration:
         from pibg.vision.pipeline import Vision
 
         img = self._need_frame()
+        detected = self._as_detected(corners)
         cal = Vision.from_start_frame(img, corners, config=self._cfg(),
-                                      corners_on_rims=self._as_detected(corners)).calibration
+                                      profile=self._profile if detected else None,
+                                      corners_on_rims=detected).calibration
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         cal.save(tmp)
@@ -172,8 +177,10 @@ class VisionCalibration:
 
         c = np.asarray(corners, np.float64)
         try:  # the frame shows the start (as when calibrating): learn the board properly
+            detected = self._as_detected(corners)
             vision = Vision.from_start_frame(img, c, config=self._cfg(),
-                                             corners_on_rims=self._as_detected(corners))
+                                             profile=self._profile if detected else None,
+                                             corners_on_rims=detected)
         except PibgError:  # any other position: colours from the frame itself, roughly
             home: Any = cal.white_home if cal is not None else "bottom-right"
             vision = Vision.from_corners(img, c, home, config=self._config)

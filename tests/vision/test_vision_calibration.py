@@ -470,3 +470,23 @@ def test_a_board_is_calibrated_as_a_profile_of_its_own_shape(
     assert [p.name for p in K.profiles_shaped_like(deep, 0.1)] == ["tournament"]
     squat = corners * np.array([1.0, 0.85])
     assert len(K.profiles_shaped_like(squat, 0.1)) == len(PROFILES)
+
+
+def test_a_board_found_by_its_checkers_is_calibrated_as_the_profile_they_fit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board finder fits the starting position's checkers to each profile's layout and
+    keeps the one they fit; calibrating on its corners takes that profile, not the one whose
+    places the colours agree with best (renders rnj4, rnl4, rnn0, rnq2: standard boards the
+    colours took for travel ones, 3.5 % shallower). Corners given by hand leave the colours
+    to choose among the profiles of about their shape."""
+    from pibg.vision import calibrate as K
+
+    frame = render(SimScene(START_POINTS))
+    found = K.locate_layout(VisionConfig(), frame)
+    assert found.profile == "standard" and found.on_rims
+    assert np.array_equal(locate_board(VisionConfig(), frame)[0], found.corners)
+    agreement = K._agreement
+    monkeypatch.setattr(K, "_agreement", lambda cfg, canon, layout, *a: agreement(
+        cfg, canon, layout, *a) + (1.0 if layout.profile.name == "travel" else 0.0))
+    assert Vision.from_start_frame(frame).calibration.profile == "standard"
+    assert Vision.from_start_frame(frame, sim_corners()).calibration.profile == "travel"
