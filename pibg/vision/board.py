@@ -730,10 +730,13 @@ class JointRead:
     #: :func:`full_from`); empty: :func:`stacks_on` of the points' places for every row
     full_at: tuple[int, ...] = ()
 
+    def stacks_from(self, p: int, k: int) -> int:
+        """The first-layer run from which row ``p`` (K places a point) may hold more on top."""
+        return self.full_at[p] if p < len(self.full_at) else stacks_on(k)
+
     def full(self, p: int, k: int) -> bool:
         """Whether row ``p`` (K places a point) shows a run that may hold more on top."""
-        at = self.full_at[p] if p < len(self.full_at) else stacks_on(k)
-        return bool(self.colour[p] != EMPTY and self.run[p] >= at)
+        return bool(self.colour[p] != EMPTY and self.run[p] >= self.stacks_from(p, k))
 
 
 def with_bar(cum: Array, reading: SlotReading, bar_cum: Array, bar_read: SlotReading
@@ -1188,8 +1191,7 @@ def joint_point_reads(jr: JointRead, k: int, rims: Array | None = None,
             # read one shorter leaves one more hidden, the point's count the same (a
             # six-place point of 13, render rpc1_03: its first layer as likely 5 as 6, and
             # the 5 read as five checkers in all)
-            at = jr.full_at[p] if p < len(jr.full_at) else stacks_on(k)
-            keep = sum(dist.pop(sign * n, 0.0) for n in range(at, k + 1))
+            keep = sum(dist.pop(sign * n, 0.0) for n in range(jr.stacks_from(p, k), k + 1))
             for e, pe in extra[p].items():
                 for de, w in ((0, 0.8), (-1, 0.1), (1, 0.1)):
                     if e + de >= 0:

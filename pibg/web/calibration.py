@@ -13,12 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from pibg.exc import CalibrationError
 from pibg.observation import BoardObservation
+
+if TYPE_CHECKING:  # imported lazily below (see the module's doc)
+    from pibg.vision.pipeline import Vision
 
 Corners = list[tuple[float, float]]
 Image = np.ndarray[Any, Any]
@@ -90,8 +93,7 @@ class VisionCalibration:
         #: Corners the board finder fitted to the checkers' rims, last detected, and the board
         #: profile it fitted them with: saved as they are, the rims need no lift and the
         #: profile is the finder's (see ``pibg.vision.calibrate.learn``).
-        self._on_rims: Corners | None = None
-        self._profile: str | None = None
+        self._on_rims: tuple[Corners, str | None] | None = None
 
     def _cfg(self) -> Any:
         if self._config is not None:
@@ -123,8 +125,7 @@ class VisionCalibration:
             try:
                 found = locate_layout(self._cfg(), img)
                 pts = [(float(x), float(y)) for x, y in found.corners]
-                self._on_rims = pts if found.on_rims else None
-                self._profile = found.profile
+                self._on_rims = (pts, found.profile) if found.on_rims else None
                 return pts, "detected"
             except PibgError:
                 pass
@@ -132,11 +133,18 @@ class VisionCalibration:
             return list(self._default), "default"
         return None, "none"
 
-    def _as_detected(self, corners: Corners) -> bool:
-        """Whether these are the corners the board finder fitted to the rims, unmoved."""
+    def _learn(self, img: Image, corners: Corners) -> Vision:
+        """``Vision.from_start_frame`` with these corners; where they are the ones the board
+        finder fitted to the rims, unmoved, it is told so and given the finder's profile."""
+        from pibg.vision.pipeline import Vision
+
         found = self._on_rims
-        return found is not None and bool(
-            np.abs(np.asarray(corners, np.float64) - np.asarray(found)).max() < 0.5)
+        detected = found is not None and bool(
+            np.abs(np.asarray(corners, np.float64) - np.asarray(found[0])).max() < 0.5)
+        return Vision.from_start_frame(img, np.asarray(corners, np.float64),
+                                       config=self._cfg(),
+                                       profile=found[1] if found and detected else None,
+                                       corners_on_rims=detected)
 
     def _need_frame(self) -> Image:
         img = self.frame()
@@ -145,13 +153,7 @@ class VisionCalibration:
         return img
 
     def save(self, corners: Corners) -> str:
-        from pibg.vision.pipeline import Vision
-
-        img = self._need_frame()
-        detected = self._as_detected(corners)
-        cal = Vision.from_start_frame(img, corners, config=self._cfg(),
-                                      profile=self._profile if detected else None,
-                                      corners_on_rims=detected).calibration
+        cal = self._learn(self._need_frame(), corners).calibration
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         cal.save(tmp)
@@ -175,13 +177,10 @@ class VisionCalibration:
             return Vision.from_calibration(cal, self._config).observe(img)
         from pibg.exc import PibgError
 
-        c = np.asarray(corners, np.float64)
         try:  # the frame shows the start (as when calibrating): learn the board properly
-            detected = self._as_detected(corners)
-            vision = Vision.from_start_frame(img, c, config=self._cfg(),
-                                             profile=self._profile if detected else None,
-                                             corners_on_rims=detected)
+            vision = self._learn(img, corners)
         except PibgError:  # any other position: colours from the frame itself, roughly
             home: Any = cal.white_home if cal is not None else "bottom-right"
-            vision = Vision.from_corners(img, c, home, config=self._config)
+            vision = Vision.from_corners(img, np.asarray(corners, np.float64), home,
+                                         config=self._config)
         return vision.observe(img)
