@@ -47,6 +47,8 @@
         > benchmarks/random_boards/twenty_eighth.json
     python benchmarks/random_boards/make_spec.py --twenty-ninth \\
         > benchmarks/random_boards/twenty_ninth.json
+    python benchmarks/random_boards/make_spec.py --thirtieth \\
+        > benchmarks/random_boards/thirtieth.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -92,7 +94,8 @@ seeds 7561 to 7565, ``twenty_sixth.json``) after the twenty-fifth, ``--twenty-se
 every ``rn`` prefix being taken, its set-ups begin ``rpa``, and ``--twenty-eighth`` (``rpb0``
 to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-seventh, and
 ``--twenty-ninth`` (``rpc0`` to ``rpc4``, seeds 7591 to 7595, ``twenty_ninth.json``) after
-the twenty-eighth.
+the twenty-eighth, and ``--thirtieth`` (``rpd0`` to ``rpd4``, seeds 7601 to 7605,
+``thirtieth.json``) after the twenty-ninth.
 """
 
 from __future__ import annotations
@@ -306,6 +309,13 @@ TWENTY_NINTH = [
     (7594, "desk_lamp", "v3wide", 64, 3),
     (7595, "warm_ceiling", "v3", 59, 7),
 ]
+THIRTIETH = [
+    (7601, "daylight_window", "v3wide", 63, 5),
+    (7602, "desk_lamp", "v3", 70, 4),
+    (7603, "dim_evening", "v3wide", 58, 6),
+    (7604, "warm_ceiling", "v3", 74, 3),
+    (7605, "daylight_window", "v3", 62, 8),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -327,7 +337,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-sixth": (TWENTY_SIXTH, "63", "rns"),
         "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa"),
         "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb"),
-        "--twenty-ninth": (TWENTY_NINTH, "66", "rpc")}
+        "--twenty-ninth": (TWENTY_NINTH, "66", "rpc"),
+        "--thirtieth": (THIRTIETH, "67", "rpd")}
 
 
 def main() -> int:
