@@ -638,14 +638,16 @@ def _no_room(x: float, y: float) -> float:
 def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: Mask | None,
              cfg: DiceConfig, room: Callable[[float, float], float] = _no_room,
              spot: float | None = None, in_clear: list[DieRead] | None = None,
-             found: Sequence[DieRead] = ()) -> DieRead | None:
+             found: Sequence[DieRead] = (), nadir: tuple[float, float] | None = None
+             ) -> DieRead | None:
     """A flat die read whole (:func:`~pibg.vision.dice_match.match_face`) where its pips
     were not found one by one: only a close match, clearly ahead of every other value's,
     whose spots are all round, and whose top face's outline is a flat die's square, unless
     it lies in the clear (``room``, see ``clear_room``): there it has nothing to lean on,
     and the outline of a black die on a dark board, its sides in view, is no square. Within
     ``lean_reach`` of what it may lean on, in the clear or not, a pip beside the face
-    towards that makes it a die, not flat (see ``_leans_aside``)."""
+    towards that, or a second face's pips beside it (``nadir``: see ``_second_face``), make
+    it a die, not flat (see ``_leans_aside``)."""
     patch, k = crop(x, y, half)
     m = match_face(patch, size * k, cfg)
     if (m.score < cfg.rescue_score or m.margin < cfg.rescue_margin
@@ -663,7 +665,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
             # face is measured where no pip lies, at the centre of an even value's face (in
             # the open nothing to lean on: not measured)
             return None
-        if _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg):
+        if _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg,
+                        nadir):
             return DieRead(m.value, px, py, False, m.score)  # in the clear, yet its side in view
         die = DieRead(m.value, px, py, True, m.score)
         if in_clear is not None:
@@ -676,7 +679,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _square_outline(shape, size * k, cfg):
         return None  # without its pips found, nothing else says it is a die: a cube's digit
         #              or a checker's rings can match a layout, but have no die's square face
-    flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg)
+    flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg,
+                        nadir)
     return DieRead(m.value, px, py, flat, m.score)
 
 
@@ -691,16 +695,20 @@ def _layout_at(value: int, centre: tuple[float, float], spread: float, angle: fl
 
 def _leans_aside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,
                  angle: float, mask: Mask | None, room: Callable[[float, float], float],
-                 found: Sequence[DieRead], cfg: DiceConfig) -> bool:
-    """Whether a face of ``value`` matched whole at (x, y), turned ``angle`` degrees, shows a
-    pip beside it towards what it may lean on (see ``_side_towards``; the dice ``found`` are
-    no side)."""
+                 found: Sequence[DieRead], cfg: DiceConfig,
+                 nadir: tuple[float, float] | None = None) -> bool:
+    """Whether a face of ``value`` matched whole at (x, y), turned ``angle`` degrees, within
+    ``lean_reach`` of what it may lean on, shows a pip beside it towards that (see
+    ``_side_towards``), or ``extra_pips_cocked`` round pips beside it elsewhere (see
+    ``_second_face``: the face matched may be the side the die turns up from what props it,
+    its top face beside it, away from that; render rnk1_06). The dice ``found`` are no side."""
     if mask is None or room(x, y) >= cfg.lean_reach * size:
         return False
     beside = [(bx, by, rd) for bx, by, rd in _pips_beside(crop, x, y, half, size, value, angle,
                                                          cfg)
               if all(math.hypot(bx - d.x, by - d.y) > cfg.touching_radius * size for d in found)]
-    return _side_towards(beside, x, y, room, size, cfg)
+    return (_side_towards(beside, x, y, room, size, cfg)
+            or _second_face(beside, x, y, nadir, cfg) >= cfg.extra_pips_cocked)
 
 
 def _pips_beside(crop: CropFn, x: float, y: float, half: float, size: float, value: int,
@@ -1224,7 +1232,8 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
     value, conf, best, fits, scale, origin = got
     if best is None or value == 0 or conf < cfg.min_confidence:
         _keep_or_defer(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
-                                       in_clear=in_clear, found=found), near, unread, cx, cy)
+                                       in_clear=in_clear, found=found, nadir=nadir), near,
+                       unread, cx, cy)
         return
     x = origin[0] + best.centre[0] / scale
     y = origin[1] + best.centre[1] / scale
@@ -1233,7 +1242,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         # whole, searching as far as that face's centre
         other = _matched(crop, x, y, half, size, surface_mask,
                          dataclasses.replace(cfg, match_search=cfg.one_search), room,
-                         cfg.one_spot, in_clear, found)
+                         cfg.one_spot, in_clear, found, nadir)
         if other is not None and other.value != 1:
             _keep(found, other, near)
             return
@@ -1244,7 +1253,7 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
                                              origin[1] + half, half, best, cfg))
     if not _is_die(value, fits, scale, size, cfg, face, _crop_edge(crop, x, y, half, cfg)):
         _keep(found, _matched(crop, cx, cy, half, size, surface_mask, cfg, room,
-                              in_clear=in_clear, found=found), near)
+                              in_clear=in_clear, found=found, nadir=nadir), near)
         return  # its pips were found, and judged no flat die's: not the network's to rescue
     beside = [(bx, by, rd) for bx, by, rd in ((origin[0] + px / scale, origin[1] + py / scale, rd)
                                               for px, py, rd in best.extra_at)

@@ -723,3 +723,21 @@ def test_dice_found_at_the_tiny_size_are_read_at_the_small_one_where_the_network
     obs = vision.observe(cv2.imread(str(data / "rpa4_01_dice.jpg")))
     assert obs.readable
     assert sorted((d.value, d.flat) for d in obs.dice) == [(4, True), (6, True)]
+
+
+def test_a_die_whose_side_face_is_matched_whole_is_cocked_where_its_top_face_shows_beside(
+        ) -> None:
+    """Render rnk1_06 (``benchmarks/random_boards/eighteenth.json``): a small black die
+    leaning on a checker of point 4 by the board's near frame, its top face a one, the face
+    it turns up from the checker a four. The pips found one by one read nothing; the four
+    matched whole passed for a flat die: its top face's pip and a side's lay beside it, but
+    away from the checker, not towards it. Two round pips beside a face matched whole, as
+    beside a face whose pips were found, are a second face: the die is no roll."""
+    from pibg.vision.pipeline import Vision
+
+    data = Path(__file__).resolve().parents[1] / "data" / "vision"
+    vision = Vision.from_start_frame(cv2.imread(str(data / "rnk1_start.jpg")))
+    obs = vision.observe(cv2.imread(str(data / "rnk1_06_cocked.jpg")))
+    assert obs.readable
+    assert [d.value for d in obs.dice if d.flat] == [5]  # the flat five; the other leans
+    assert obs.flat_dice() is None
