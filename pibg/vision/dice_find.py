@@ -1167,6 +1167,11 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
              if i in leaning or _net_leaning(crop, d, size, room, cfg, look)
              else _more_pips(crop, d, size, cfg, look)
              for i, (d, look) in enumerate(zip(found, looks, strict=True))]
+    # a die read flat where the die-face network is all but sure no die face lies is none:
+    # a lavender field's grain read as a six's grid (render rpc3_03), which took the roll's
+    # place from the dim five the rescue read at another size
+    found = [d for d, look in zip(found, looks, strict=True)
+             if not (d.flat and look()[NO_DIE] >= cfg.net_no_die)]
     found.sort(key=lambda d: -d.confidence)
     return found
 

@@ -741,3 +741,31 @@ def test_a_die_whose_side_face_is_matched_whole_is_cocked_where_its_top_face_sho
     assert obs.readable
     assert [d.value for d in obs.dice if d.flat] == [5]  # the flat five; the other leans
     assert obs.flat_dice() is None
+
+
+def test_a_die_read_flat_where_the_network_is_all_but_sure_of_no_die_face_is_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A five whose pips read plainly is a die while the die-face network is less than
+    ``net_no_die`` sure no die face lies there, and none once it is that sure (a field's
+    grain read as a six's grid: render rpc3_03); with the veto off (1.0) it stands."""
+    from pibg.vision import dice_find
+    from pibg.vision.dice_net import NO_DIE
+
+    board = _board()
+    _paste(board, draw_die(5, size=30, angle=10.0, background=BOARD_BGR), 200, 150)
+    cfg = DiceConfig()
+    mask = np.full(board.shape[:2], 255, np.uint8)  # the die in the open: nothing to lean on
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask)] == [
+        (5, True)]
+
+    def sure_of_none(crop: object, points: list[tuple[float, float]], size: float,
+                     config: DiceConfig) -> tuple[list[Image], np.ndarray]:
+        p = np.full((len(points), NO_DIE + 1), (1.0 - cfg.net_no_die) / NO_DIE)
+        p[:, NO_DIE] = cfg.net_no_die
+        return [board] * len(points), p
+
+    monkeypatch.setattr(dice_find, "_net_reads", sure_of_none)
+    assert find_dice(board, die_px=30, surface_mask=mask) == []
+    off = dataclasses.replace(cfg, net_no_die=1.0)
+    assert [(d.value, d.flat) for d in find_dice(board, die_px=30, surface_mask=mask,
+                                                 config=off)] == [(5, True)]
