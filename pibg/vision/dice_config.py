@@ -349,9 +349,7 @@ class DiceConfig:
     #: asked). Pips are lost, not made up: in glare, on a dark face, a corner pip read alone
     #: as a one; the network read a wrong value this likely at one die of 1,197 on the render
     #: sets (``benchmarks/dice_net_at_truth.py``), yet centred on one pip of a two it reads a
-    #: one. A one takes the higher value less surely too, where the network reads it
-    #: ``net_keep_find`` times likelier than a one: a one's pip lies at its face's centre
-    #: (a glint on one pip of a dark six, render rpc0).
+    #: one.
     net_more_pips: float = 0.8
     #: find_dice: a die read flat within ``lean_reach`` edges of what it may lean on is not
     #: flat where the die-face network, trained to call a leaning die "no flat die face",

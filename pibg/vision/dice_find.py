@@ -784,13 +784,7 @@ def _more_pips(crop: CropFn, die: DieRead, size: float, cfg: DiceConfig,
         spots = [(die.x + i * step, die.y + j * step) for j in (-1, 0, 1) for i in (-1, 0, 1)]
         _, _, _, p = _rescue_read(crop, *_surest(crop, spots, size, cfg), size, cfg)
     best = int(np.argmax(p[:NO_DIE]))
-    if best + 1 <= die.value:
-        return die
-    if p[best] < cfg.net_more_pips and not (die.value == 1
-                                            and p[best] >= cfg.net_keep_find * p[0]):
-        # a one's pip lies at its face's centre: where the network, sure of a face round
-        # it, finds a higher value many times likelier than a one, the one was one pip of
-        # that face (a lamp's glint on a dark die's pip: render rpc0)
+    if best + 1 <= die.value or p[best] < cfg.net_more_pips:
         return die
     return dataclasses.replace(die, value=best + 1)
 
