@@ -679,8 +679,8 @@ def _matched(crop: CropFn, x: float, y: float, half: float, size: float, mask: M
     if not _square_outline(shape, size * k, cfg):
         return None  # without its pips found, nothing else says it is a die: a cube's digit
         #              or a checker's rings can match a layout, but have no die's square face
-    flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found, cfg,
-                        nadir)
+    flat = not _leans_aside(crop, px, py, half, size, m.value, m.angle, mask, room, found,
+                            cfg, nadir)
     return DieRead(m.value, px, py, flat, m.score)
 
 
@@ -1156,7 +1156,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
         # the side a die leaning on the other turns to it shows from that die too, as a
         # pip beside its face towards the leaning one: only a die's own face tells then
         leaning = {i: how for i, how in leaning.items() if how == "face"}
-    looks = [_net_look(crop, d, size, cfg) for d in found]  # one read a die, for both asks
+    looks = [_net_look(crop, d, size, cfg) for d in found]  # one read a die, for every ask
     found = [dataclasses.replace(d, flat=False)
              if i in leaning or _net_leaning(crop, d, size, room, cfg, look)
              else _more_pips(crop, d, size, cfg, look)
@@ -1165,7 +1165,7 @@ def _find_at(image: Image, size: float, surface_mask: Mask | None, cfg: DiceConf
     # a lavender field's grain read as a six's grid (render rpc3_03), which took the roll's
     # place from the dim five the rescue read at another size
     found = [d for d, look in zip(found, looks, strict=True)
-             if not (d.flat and look()[NO_DIE] >= cfg.net_no_die)]
+             if not (d.flat and cfg.net_no_die < 1.0 and look()[NO_DIE] >= cfg.net_no_die)]
     found.sort(key=lambda d: -d.confidence)
     return found
 
