@@ -49,6 +49,8 @@
         > benchmarks/random_boards/twenty_ninth.json
     python benchmarks/random_boards/make_spec.py --thirtieth \\
         > benchmarks/random_boards/thirtieth.json
+    python benchmarks/random_boards/make_spec.py --thirty-first \\
+        > benchmarks/random_boards/thirty_first.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -95,7 +97,8 @@ every ``rn`` prefix being taken, its set-ups begin ``rpa``, and ``--twenty-eight
 to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-seventh, and
 ``--twenty-ninth`` (``rpc0`` to ``rpc4``, seeds 7591 to 7595, ``twenty_ninth.json``) after
 the twenty-eighth, and ``--thirtieth`` (``rpd0`` to ``rpd4``, seeds 7601 to 7605,
-``thirtieth.json``) after the twenty-ninth.
+``thirtieth.json``) after the twenty-ninth, and ``--thirty-first`` (``rpe0`` to ``rpe4``,
+seeds 7611 to 7615, ``thirty_first.json``) after the thirtieth.
 """
 
 from __future__ import annotations
@@ -316,6 +319,13 @@ THIRTIETH = [
     (7604, "warm_ceiling", "v3", 74, 3),
     (7605, "daylight_window", "v3", 62, 8),
 ]
+THIRTY_FIRST = [
+    (7611, "dim_evening", "v3", 66, 5),
+    (7612, "warm_ceiling", "v3wide", 60, 4),
+    (7613, "desk_lamp", "v3", 72, 6),
+    (7614, "daylight_window", "v3wide", 67, 3),
+    (7615, "dim_evening", "v3", 61, 7),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -338,7 +348,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-seventh": (TWENTY_SEVENTH, "64", "rpa"),
         "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb"),
         "--twenty-ninth": (TWENTY_NINTH, "66", "rpc"),
-        "--thirtieth": (THIRTIETH, "67", "rpd")}
+        "--thirtieth": (THIRTIETH, "67", "rpd"),
+        "--thirty-first": (THIRTY_FIRST, "68", "rpe")}
 
 
 def main() -> int:
