@@ -222,16 +222,21 @@ class DiceStage:
             # against the size asked: asked at the size chosen, then at the others while a
             # die is left unread (renders rnh3_02, rnh3_05, rnh3_10, rnh4_04: the tiny size
             # chosen, one die or none read there, both read by the rescue at their own 0.42).
-            # At another size, only where no size found a die not flat: a cocked die's pips
-            # read at another size pass for flat dice (pibg.sim m010: a cocked 4-2 as 1-1)
-            cocked = [(d.x, d.y) for _size, got in tried for d in got if not d.flat]
-            reach = max(sizes)
+            # At another size, only off every die found not flat at any size: a cocked
+            # die's pips read at another size pass for flat dice (pibg.sim m010: a cocked
+            # 4-2 as 1-1). A die read from a cocked die lies on its face: within three
+            # quarters of an edge of its centre, the larger edge of the two sizes (render
+            # rpd1_02: a phantom found not flat at the tiny size, between two white dice
+            # 15 and 20 px off it, kept both out while a die edge of the largest size
+            # reached them)
+            cocked = [(d.x, d.y, s) for s, got in tried for d in got if not d.flat]
             for size in [chosen] + [s for s in sizes if s != chosen]:
                 again = _find_dice(canon, die_px=size, surface_mask=mask, crop=crop,
                                    nadir=self._nadir, exposure=exposure, spotted=spotted)
                 if size != chosen:
                     again = [d for d in again if not any(
-                        math.hypot(d.x - x, d.y - y) < reach for x, y in cocked)]
+                        math.hypot(d.x - x, d.y - y) < 0.75 * max(s, size)
+                        for x, y, s in cocked)]
                 if sum(d.flat for d in again) > sum(d.flat for d in found):
                     found = again
                 if sum(d.flat for d in found) >= 2:

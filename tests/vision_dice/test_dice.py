@@ -379,6 +379,32 @@ def test_a_die_found_not_flat_is_not_read_flat_by_the_rescue_at_another_size(
     dice = stage.dice(canon, canonical=True, learn=False)
     assert [(d.value, d.flat) for d in dice] == [(4, False)]
 
+def test_a_die_found_not_flat_keeps_out_only_the_dice_that_lie_on_its_face(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phantom found not flat at the tiny size between two flat dice (render rpd1_02: a
+    white three's dark side, between the three and a two) keeps the rescue's dice at
+    another size out only within three quarters of an edge of it: the two dice read at the
+    small size, an edge off it each, are both read, flat."""
+    from pibg.observation import DieRead
+
+    sizes: list[float] = []
+
+    def find(canon: Any, *, die_px: float, rescue: bool = True, **kw: Any) -> list[DieRead]:
+        s = sizes[1]
+        if die_px == sizes[0]:  # the three, and a phantom an edge below it
+            return [DieRead(3, 100.0, 100.0, True, 0.9),
+                    DieRead(2, 100.0, 100.0 + 0.95 * s, False, 0.8)]
+        if die_px == sizes[1] and rescue:  # both dice, at their own size
+            return [DieRead(3, 100.0, 100.0, True, 0.97),
+                    DieRead(2, 100.0, 100.0 + 1.9 * s, True, 0.97)]
+        return []
+
+    stage, canon, got = _stage_with(monkeypatch, find)
+    sizes.extend(got)
+    assert 0.95 * sizes[1] < sizes[2]  # the reach of old: the largest die's edge
+    dice = stage.dice(canon, canonical=True, learn=False)
+    assert sorted((d.value, d.flat) for d in dice) == [(2, True), (3, True)]
+
 # --- the shared data (skipped where absent) ------------------------------------------------------
 
 NAMES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
