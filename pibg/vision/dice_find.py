@@ -33,6 +33,7 @@ from pibg.vision.dice_read import (  # noqa: F401 (draw_die: doctest)
     _distance_map,
     _prepare,
     draw_die,
+    stretch_axis,
 )
 
 # --- finding dice -------------------------------------------------------------------------------
@@ -359,6 +360,34 @@ def _stretched(aspect: float | None, fits: list[_Fit], scale: float, die_px: flo
         return False
     along = _face_axes(fits, scale, die_px, way, cfg)[1]
     return not (along and float(np.median(along)) >= cfg.lean_long_cos)
+
+
+def _long_along(value: int, fits: list[_Fit], way: tuple[float, float], cfg: DiceConfig
+                ) -> bool:
+    """Whether the grid of ``value``'s pips (four or more) is long along ``way``, the way to
+    the checker, bar or frame beside it (``lean_long_cos``, the median over the readers'
+    fits): a lean on that shortens the grid that way, so such a stretch is no lean on it
+    (render rpd3_07: a flat four by the frame, its grid 1.08 long at |cosine| 0.86). A
+    lean on the other die, which ``way`` does not point to, is told by ``clear_room_die``."""
+    along = _grid_axes(value, fits, way)
+    return bool(along) and float(np.median(along)) >= cfg.lean_long_cos
+
+
+def _grid_axes(value: int, fits: list[_Fit], way: tuple[float, float]) -> list[float]:
+    """How far the long side of each grid of ``value``'s pips (four or more) the readers fit
+    lies along ``way`` (|cosine|; none where ``way`` is (0, 0))."""
+    gx, gy = way
+    g = math.hypot(gx, gy)
+    if g <= 0.0:
+        return []
+    out = []
+    for f in fits:
+        if f.value != value or value < 4 or f.kind == "grid" or len(f.pips) != value:
+            continue
+        axis = stretch_axis(np.asarray(f.pips, np.float64), value, f.angle)
+        if axis is not None:
+            out.append(abs(axis[0] * gx + axis[1] * gy) / g)
+    return out
 
 
 def _is_flat(value: int, fits: list[_Fit], scale: float, die_px: float, cfg: DiceConfig,
@@ -1276,8 +1305,9 @@ def _consider(cx: float, cy: float, found: list[DieRead], in_clear: list[DieRead
         or _shortened_towards(value, fits, scale, size, x, y, room, cfg))
     flat = flat and not leans
     tight = surface_mask is not None and room(x, y) < cfg.clear_room * size
-    stretched = flat and _stretched(aspect, fits, scale, size, cfg, _way_out(x, y, room))
-    if tight and stretched:
+    way = _way_out(x, y, room)
+    stretched = flat and _stretched(aspect, fits, scale, size, cfg, way)
+    if tight and stretched and not (aspect is not None and _long_along(value, fits, way, cfg)):
         flat = False  # beside a checker it may lean on: its pips or face must be squarer
     if (not flat and not leans
             and (room(x, y) >= cfg.clear_room_few * size if aspect is None

@@ -120,8 +120,31 @@ def _fit_batch(
 
 def _affine_aspect(pts: FloatArray, value: int, angle_deg: float) -> float:
     """Side ratio of the affine map that best carries the layout onto ``pts``."""
-    if value < 4:
+    m = _affine_map(pts, value, angle_deg)
+    if m is None:
         return 1.0
+    sv = np.linalg.svd(m, compute_uv=False)
+    return float(sv[0] / max(sv[1], 1e-9))
+
+
+def stretch_axis(pts: FloatArray, value: int, angle_deg: float) -> tuple[float, float] | None:
+    """The way (a unit vector, in ``pts``' coordinates) along which the affine map that best
+    carries the layout of ``value`` (four pips or more) turned ``angle_deg`` onto ``pts``
+    stretches most: the long side of the pips' grid. None for fewer pips, or where the
+    layout's pips do not each find a point of their own."""
+    m = _affine_map(pts, value, angle_deg)
+    if m is None:
+        return None
+    _, _, vt = np.linalg.svd(m)
+    return float(vt[0, 0]), float(vt[0, 1])
+
+
+def _affine_map(pts: FloatArray, value: int, angle_deg: float) -> FloatArray | None:
+    """The 2 x 2 map ``M`` (row vectors: ``q = layout @ M``) that best carries the layout of
+    ``value`` turned ``angle_deg`` onto ``pts`` (about their mean), each layout pip matched
+    to its nearest point; None for fewer than four pips or where two share a point."""
+    if value < 4:
+        return None
     lay = np.asarray(LAYOUTS[value], dtype=np.float64)
     a = math.radians(angle_deg)
     r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
@@ -131,10 +154,9 @@ def _affine_aspect(pts: FloatArray, value: int, angle_deg: float) -> float:
     d = np.linalg.norm(placed[:, None, :] - q[None, :, :] / max(1e-9, np.abs(q).max()), axis=-1)
     order = d.argmin(axis=1)
     if len(set(order.tolist())) != len(order):
-        return 1.0
+        return None
     m, *_ = np.linalg.lstsq(placed, q[order], rcond=None)
-    sv = np.linalg.svd(m, compute_uv=False)
-    return float(sv[0] / max(sv[1], 1e-9))
+    return np.asarray(m, np.float64)
 
 
 # --- reading one die ---------------------------------------------------------------------------

@@ -769,6 +769,37 @@ def test_a_die_whose_side_face_is_matched_whole_is_cocked_where_its_top_face_sho
     assert obs.flat_dice() is None
 
 
+@pytest.mark.parametrize("value", [4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 30.0, 75.0])
+def test_stretch_axis_is_the_long_side_of_a_stretched_grid(value: int, turn: float) -> None:
+    """A layout stretched 1.1 times along the way ``turn`` degrees from the x axis (then
+    turned with it) has its long side along that way, whatever the face's own turn."""
+    from pibg.vision.dice_config import LAYOUTS
+    from pibg.vision.dice_read import stretch_axis
+
+    t = math.radians(turn)
+    r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    pts = (np.asarray(LAYOUTS[value], np.float64) * [1.1, 1.0]) @ r.T * 10.0 + [50.0, 40.0]
+    axis = stretch_axis(pts, value, turn)
+    assert axis is not None
+    assert abs(axis[0] * math.cos(t) + axis[1] * math.sin(t)) == pytest.approx(1.0, abs=1e-6)
+    assert stretch_axis(pts[:3], 3, turn) is None
+
+
+def test_a_flat_four_by_the_frame_its_grid_long_towards_the_frame_is_a_roll() -> None:
+    """A flat four by the frame, far from the point below the camera (render rpd3_07, a
+    board nothing was tuned on): its pips' grid is 1.08 long, past ``lean_aspect_max``, but
+    long along the way to the frame, where a lean on the frame would shorten it. The throw
+    is read as the roll it is, 4-3, not as a cocked four."""
+    from pibg.vision.pipeline import Vision
+
+    data = Path(__file__).resolve().parents[1] / "data" / "vision"
+    vision = Vision.from_start_frame(cv2.imread(str(data / "rpd3_start.jpg")))
+    obs = vision.observe(cv2.imread(str(data / "rpd3_07_by_frame.jpg")))
+    assert obs.readable
+    assert obs.flat_dice() == (4, 3)
+
+
 def test_a_die_read_flat_where_the_network_is_all_but_sure_of_no_die_face_is_none(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A five whose pips read plainly is a die while the die-face network is less than
