@@ -271,14 +271,19 @@ def test_room_is_the_distance_inside_the_mask() -> None:
     assert _room(None)(40.0, 25.0) == 0.0
 
 
-@pytest.mark.parametrize(("stretch", "wall_x", "flat"), [
-    (1.0, 160, True),    # square, beside a checker: flat
-    (1.09, 160, False),  # stretched as by a lean on the checker beside it
-    (1.09, 290, True),   # as stretched in the clear: nothing to lean on
+@pytest.mark.parametrize(("width", "height", "wall_x", "flat"), [
+    (1.0, 1.0, 160, True),       # square, beside a checker: flat
+    (1 / 1.09, 1.0, 160, False),  # shortened towards the checker, as by a lean on it
+    (1.0, 1 / 1.09, 160, True),   # long towards it: no lean on it shows so (render rpd3_07)
+    (1 / 1.09, 1.0, 290, True),   # as stretched in the clear: nothing to lean on
 ])
-def test_beside_a_checker_a_die_must_be_squarer(stretch: float, wall_x: int, flat: bool) -> None:
+def test_beside_a_checker_a_die_must_be_squarer(width: float, height: float, wall_x: int,
+                                                flat: bool) -> None:
+    """A five within ``clear_room`` of a checker, its grid stretched past
+    ``lean_aspect_max``, is cocked where the grid is shortened towards the checker (a lean
+    on it tilts the face away from it); long towards it, or in the clear, it lies flat."""
     die = draw_die(5, size=30, angle=0.0, background=BOARD_BGR)
-    die = cv2.resize(die, (die.shape[1], round(die.shape[0] / stretch)),
+    die = cv2.resize(die, (round(die.shape[1] * width), round(die.shape[0] * height)),
                      interpolation=cv2.INTER_AREA)
     board = _board_with(die, (140, 100))
     mask = _mask_with_wall(board, wall_x)
