@@ -51,6 +51,8 @@
         > benchmarks/random_boards/thirtieth.json
     python benchmarks/random_boards/make_spec.py --thirty-first \\
         > benchmarks/random_boards/thirty_first.json
+    python benchmarks/random_boards/make_spec.py --thirty-second \\
+        > benchmarks/random_boards/thirty_second.json
     blender -b --python-exit-code 1 -P ../shared/tools/render/render_board.py -- \\
         --spec benchmarks/random_boards/spec.json --out ~/render/random_boards   # ~25 min, 2 cores
 
@@ -98,7 +100,8 @@ to ``rpb4``, seeds 7581 to 7585, ``twenty_eighth.json``) after the twenty-sevent
 ``--twenty-ninth`` (``rpc0`` to ``rpc4``, seeds 7591 to 7595, ``twenty_ninth.json``) after
 the twenty-eighth, and ``--thirtieth`` (``rpd0`` to ``rpd4``, seeds 7601 to 7605,
 ``thirtieth.json``) after the twenty-ninth, and ``--thirty-first`` (``rpe0`` to ``rpe4``,
-seeds 7611 to 7615, ``thirty_first.json``) after the thirtieth.
+seeds 7611 to 7615, ``thirty_first.json``) after the thirtieth, and ``--thirty-second``
+(``rpf0`` to ``rpf4``, seeds 7621 to 7625, ``thirty_second.json``) after the thirty-first.
 """
 
 from __future__ import annotations
@@ -326,6 +329,13 @@ THIRTY_FIRST = [
     (7614, "daylight_window", "v3wide", 67, 3),
     (7615, "dim_evening", "v3", 61, 7),
 ]
+THIRTY_SECOND = [
+    (7621, "desk_lamp", "v3wide", 62, 5),
+    (7622, "daylight_window", "v3", 69, 4),
+    (7623, "warm_ceiling", "v3", 57, 7),
+    (7624, "dim_evening", "v3wide", 65, 3),
+    (7625, "desk_lamp", "v3", 73, 6),
+]
 
 
 #: Each set's set-ups, make_sessions.py's seed and the set-ups' name prefix, by option.
@@ -349,7 +359,8 @@ SETS = {"": (SETUPS, "38", "rnd"), "--fresh": (FRESH, "39", "rnf"),
         "--twenty-eighth": (TWENTY_EIGHTH, "65", "rpb"),
         "--twenty-ninth": (TWENTY_NINTH, "66", "rpc"),
         "--thirtieth": (THIRTIETH, "67", "rpd"),
-        "--thirty-first": (THIRTY_FIRST, "68", "rpe")}
+        "--thirty-first": (THIRTY_FIRST, "68", "rpe"),
+        "--thirty-second": (THIRTY_SECOND, "69", "rpf")}
 
 
 def main() -> int:
