@@ -382,6 +382,12 @@ class RingModel:
         return np.asarray(lo - le, np.float32)
 
 
+#: The round-edge evidence taken where none was learnt (a rough calibration from a frame of
+#: any position, :func:`~pibg.vision.calibrate.learn_from_any_frame`): a board's own is
+#: learnt from its starting position.
+ROUGH_RING = RingModel((0.9, 0.1), ((0.35, 0.2),))
+
+
 def occupancy_logits(cfg: VisionConfig, reading: SlotReading, ring: Array | None,
                      ring_model: RingModel | None, ring_clip: Array | None = None) -> Array:
     """Log-odds that each place holds a checker, from colour and (if known) the round edge.

@@ -69,8 +69,8 @@ class Calibration:
     tray_bg: Array     #: (2, R) edge strength of the empty tray per row from the outer end
     cube_bg: Array     #: (3, 3) BGR at the cube's places: centre, White's end, Black's end
     rails: Array = field(default_factory=lambda: np.zeros((0, 3), np.float32))  #: frame, BGR
-    ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: round-edge evidence
-    bar_ring: B.RingModel = B.RingModel((0.9, 0.1), ((0.35, 0.2),))  #: the same on the bar
+    ring: B.RingModel = B.ROUGH_RING  #: round-edge evidence
+    bar_ring: B.RingModel = B.ROUGH_RING  #: the same on the bar
     checker_radius_px: float = 0.0  #: checker radius in the source image (for people)
     point_colours: tuple[tuple[float, float, float], ...] = ()  #: the two point colours, BGR
     #: The lens's radial distortion (:func:`~pibg.vision.geometry.distort`); 0 for none.
@@ -102,6 +102,12 @@ class Calibration:
     #: tells whose a checker is where a lamp's highlight lifts a glossy checker's mean colour.
     #: Empty in files written before it was kept: then the mean colours alone tell.
     dark: tuple[float, ...] = ()
+
+    @property
+    def ring_learnt(self) -> bool:
+        """Whether the round-edge evidence was learnt from this board's starting position
+        (not a rough calibration's stand-in, ``board.ROUGH_RING``)."""
+        return self.ring != B.ROUGH_RING
 
     @property
     def layout(self) -> Layout:

@@ -566,6 +566,15 @@ class VisionConfig:
     #: Its log-odds of a checker are clipped to this (a die found where a run's next checker
     #: would stand still outweighs it).
     place_clip: float = 12.0
+    #: A place whose rim is missing where a checker's would be (the rim's evidence,
+    #: :class:`~pibg.vision.board.RingModel`, as learnt on the board's starting position)
+    #: has that evidence against a checker taken from the network's log-odds, down to this
+    #: much (0: not; nor where the calibration learnt no rim, a rough one). The network is
+    #: sure (beyond +-3) only where it is right on the renders; where it is unsure, no rim
+    #: tells an empty place (render rpd2_12: an empty point beside a stack, the network +0.6).
+    #: A rim seen is no evidence of a checker here: a die's outline crosses the circle too
+    #: (dev2_08: a cocked four's foot on point 6's first place).
+    place_rim_clip: float = 2.0
     #: A checker the network sees with log-odds of at least this is plainly there: the rule
     #: of 15 giving it up means more checkers on the board than a colour has, and the frame
     #: is refused rather than read one short. (Trained with smoothed labels, the network

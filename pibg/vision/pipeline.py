@@ -559,6 +559,12 @@ class Vision:
                    else None)
         edges, scale = B.edge_map(cfg, canon)
         ring = B.ring_scores(edges, self._ring_idx, self._slots.shape[:-1], cfg.ring_rank)
+        rim = np.zeros_like(logits)
+        if cfg.place_rim_clip > 0.0 and cal.ring_learnt:
+            # no rim where a checker's would be, as learnt on this board's starting position:
+            # the network, which may not know the board, is unsure there
+            rim = np.clip(cal.ring.llr(ring), -cfg.place_rim_clip, 0.0)
+            logits = logits + rim
         found_cube = C.find_cube_at(cfg, lay, canon, cal.cube_bg, self._bar_centre, ii)
         obs, run, logits = self._dice_off_places(
             canon, frame, ring, logits, cfg.place_clip + 1.0,
@@ -569,8 +575,9 @@ class Vision:
             # checkers on the board than a colour has (a spare one), or something there
             # looks like one; no reading is right, and dropping one would make a wrong board
             free = B.counts_from_logits(logits, reading)[0]
+            own = logits - rim  # plainly: by the network's own log-odds
             plain = [p + 1 for p in range(len(run)) if free[p] > run[p]
-                     and float(logits[p, run[p]:free[p]].min()) >= cfg.place_plain]
+                     and float(own[p, run[p]:free[p]].min()) >= cfg.place_plain]
             if plain:
                 return BoardObservation.unreadable(
                     f"more checkers than a colour's 15 seen plainly ({_points(plain)} would "
@@ -580,7 +587,7 @@ class Vision:
             # does not make out, render rnx1_08: 14 dark checkers in a dark tray read as
             # none, and 14 put on an empty point)
             bare = [p + 1 for p in range(len(run)) if run[p] > free[p]
-                    and float(logits[p, free[p]:run[p]].min()) <= -cfg.place_plain]
+                    and float(own[p, free[p]:run[p]].min()) <= -cfg.place_plain]
             if bare:
                 return BoardObservation.unreadable(
                     f"fewer checkers than a colour's 15 seen ({_points(bare)} plainly empty "

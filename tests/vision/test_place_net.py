@@ -393,3 +393,34 @@ def test_a_bare_arm_is_something_over_the_places_it_covers() -> None:
     clear = _tiles_read("bare_arm_clear.png")
     assert len(clear.arm) == 89
     assert int((clear.arm > 0.5).sum()) <= 8
+
+
+def test_an_empty_place_the_network_is_unsure_of_is_empty_where_no_rim_shows() -> None:
+    """Render rpd2_12 (a board nothing was tuned on): point 4 holds six of Black's checkers,
+    one on top; the network gives the empty point 5's first place +0.6, and with the
+    network alone the checker on top was read there (points 4 and 5: -5, -1). No rim shows
+    there, as the board's empty places showed none at calibration: with the rim's evidence
+    against a checker taken from the network's log-odds the frame is read right."""
+    start = cv2.imread(str(DATA / "rpd2_start.jpg"))
+    frame = cv2.imread(str(DATA / "rpd2_12_beside_a_stack.jpg"))
+    vision = Vision.from_start_frame(start)
+    assert vision.calibration.ring_learnt
+    truth = (0, -1, -1, -6, 0, -3, 0, 0, 0, 0, -1, 0, 0, 0, 1, 0, 0, 0, 2, 1, 2, 1, 8, -2)
+    obs = vision.observe(frame)
+    assert obs.readable and obs.signed_points() == truth
+    alone = dataclasses.replace(vision.config, place_rim_clip=0.0)
+    assert Vision(vision.calibration, alone).observe(frame).signed_points()[3:5] == (-5, -1)
+
+
+def test_a_rough_calibration_learns_no_rim_and_a_start_frames_keeps_its_own(
+        tmp_path: Path) -> None:
+    """The rim's evidence is the board's own only where the starting position taught it: a
+    calibration from a frame of any position keeps the stand-in (and the network's
+    log-odds are not changed by it); a start frame's survives its file."""
+    frame = render(SimScene(START_POINTS))
+    rough = Vision.from_corners(frame, sim_corners(), "bottom-right").calibration
+    assert not rough.ring_learnt
+    learnt = Vision.from_start_frame(frame, sim_corners()).calibration
+    assert learnt.ring_learnt
+    learnt.save(tmp_path / "cal.toml")
+    assert Calibration.load(tmp_path / "cal.toml").ring_learnt
