@@ -111,7 +111,9 @@ def watched(log: list[Check]) -> Iterator[None]:
 
     def find_dice(canon: Any, die_px: float, **kw: Any) -> Any:
         got = find(canon, die_px=die_px, **kw)
-        if canon.shape[0] > 4 * die_px * 6:  # the whole view, not a place's window
+        if kw.get("near") is None and canon.shape[1] > canon.shape[0]:
+            # the whole view (a place's window is asked with ``near``, the bar's strip is
+            # narrow): its positions are the view's
             for d in got:
                 log.append((f"find {die_px:.1f}", d.x, d.y,
                             f"rescue {kw.get('rescue', True)}: {_die(d)}"))
